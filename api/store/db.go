@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -80,6 +81,58 @@ func (s *db) tx(ctx context.Context, fn func(querier) error) error {
 	}
 }
 
+// foreignKeysOff, a line of a migration's SQLite section, applies it with SQLite's foreign keys
+// off (migrateForeignKeysOff): what rebuilds a table that other tables refer to.
+const foreignKeysOff = "-- streamcart: foreign keys off"
+
+// migrateForeignKeysOff applies a SQLite migration that rebuilds a table others refer to, the
+// way SQLite documents it (https://www.sqlite.org/lang_altertable.html#otheralter): foreign
+// keys are switched off on the writer connection (only possible outside a transaction), the
+// migration runs in one transaction, PRAGMA foreign_key_check must then find nothing dangling,
+// and the keys are switched on again before the connection goes back to the pool.
+func (s *db) migrateForeignKeysOff(ctx context.Context, version int, base, ddl string) (err error) {
+	conn, err := s.wdb.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer func() {
+		if _, onErr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); onErr != nil {
+			err = errors.Join(err, onErr, conn.Raw(func(any) error { return driver.ErrBadConn }))
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, ddl); err != nil {
+		return fmt.Errorf("%s: %w", base, err)
+	}
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return fmt.Errorf("%s: %w", base, err)
+	}
+	dangling := rows.Next()
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("%s: %w", base, err)
+	}
+	if dangling {
+		return fmt.Errorf("%s: foreign key check failed after the migration", base)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, fmtTime(s.now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // Migrate applies the embedded migrations not yet recorded, each in its own transaction. A
 // lock makes replicas starting together apply each migration once.
 func (s *db) Migrate(ctx context.Context) error {
@@ -104,31 +157,35 @@ func (s *db) Migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migrate: bad file name %s", base)
 		}
-		err = s.tx(ctx, func(tx querier) error {
-			if err := s.d.lock(ctx, tx, "streamcart:migrate"); err != nil {
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		ddl, err := s.d.expandDDL(base, string(body))
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if s.group != nil && strings.Contains(ddl, foreignKeysOff) {
+			err = s.migrateForeignKeysOff(ctx, version, base, ddl)
+		} else {
+			err = s.tx(ctx, func(tx querier) error {
+				if err := s.d.lock(ctx, tx, "streamcart:migrate"); err != nil {
+					return err
+				}
+				var n int
+				if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+					return err
+				}
+				if n > 0 {
+					return nil
+				}
+				if _, err := tx.ExecContext(ctx, ddl); err != nil {
+					return fmt.Errorf("%s: %w", base, err)
+				}
+				_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, fmtTime(s.now()))
 				return err
-			}
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return nil
-			}
-			body, err := migrations.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			ddl, err := s.d.expandDDL(base, string(body))
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, ddl); err != nil {
-				return fmt.Errorf("%s: %w", base, err)
-			}
-			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, fmtTime(s.now()))
-			return err
-		})
+			})
+		}
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}

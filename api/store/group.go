@@ -38,6 +38,9 @@ type groupCommit struct {
 	stop  chan struct{} // closed by close: no new members, the loop exits
 	done  chan struct{} // closed when the loop has exited
 	once  sync.Once
+	// savepoint, rollbackTo and release are the members' statements, prepared once on the
+	// writer connection (nil: run unprepared, parsed each time).
+	savepoint, rollbackTo, release *sql.Stmt
 }
 
 // maxGroup bounds one group: its members wait for the slowest, and a failed group reruns them.
@@ -66,14 +69,40 @@ var errStoreClosed = errors.New("store: closed")
 
 func newGroupCommit(db *sql.DB, d *dialect, st *stmtCache) *groupCommit {
 	g := &groupCommit{db: db, d: d, st: st, queue: make(chan *groupTx, 4*maxGroup), stop: make(chan struct{}), done: make(chan struct{})}
+	g.savepoint, g.rollbackTo, g.release = g.prepare(`SAVEPOINT member`), g.prepare(`ROLLBACK TO member`), g.prepare(`RELEASE member`)
 	go g.loop()
 	return g
+}
+
+// prepare prepares query on the writer, nil if it cannot (the statement then runs unprepared).
+func (g *groupCommit) prepare(query string) *sql.Stmt {
+	st, err := g.db.Prepare(query)
+	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// exec runs a member statement in tx, prepared when it could be.
+func exec(tx *sql.Tx, st *sql.Stmt, query string) error {
+	var err error
+	if st != nil {
+		_, err = tx.Stmt(st).Exec()
+	} else {
+		_, err = tx.Exec(query)
+	}
+	return err
 }
 
 // close stops taking transactions; the group running finishes first.
 func (g *groupCommit) close() {
 	g.once.Do(func() { close(g.stop) })
 	<-g.done
+	for _, st := range []*sql.Stmt{g.savepoint, g.rollbackTo, g.release} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // do runs fn as one member of a group and returns its outcome once the group has committed.
@@ -162,13 +191,13 @@ func (g *groupCommit) run(group []*groupTx) {
 	q := g.querier(tx)
 	ok := make([]*groupTx, 0, len(group))
 	for i, m := range group {
-		if _, err := tx.Exec(`SAVEPOINT member`); err != nil {
+		if err := exec(tx, g.savepoint, `SAVEPOINT member`); err != nil {
 			g.rerun(tx, ok, group[i:])
 			return
 		}
 		err := call(m, q)
 		if err != nil {
-			if _, rbErr := tx.Exec(`ROLLBACK TO member`); rbErr != nil {
+			if rbErr := exec(tx, g.rollbackTo, `ROLLBACK TO member`); rbErr != nil {
 				// The transaction is gone with the members before this one: this member's
 				// outcome is its own error, the others run again alone.
 				answer(m, err)
@@ -179,7 +208,7 @@ func (g *groupCommit) run(group []*groupTx) {
 		} else {
 			ok = append(ok, m)
 		}
-		if _, err := tx.Exec(`RELEASE member`); err != nil {
+		if err := exec(tx, g.release, `RELEASE member`); err != nil {
 			g.rerun(tx, ok, group[i+1:]) // m, if it succeeded, is in ok
 			return
 		}
@@ -223,7 +252,7 @@ func (g *groupCommit) alone(m *groupTx) {
 }
 
 func (g *groupCommit) querier(tx *sql.Tx) querier {
-	return querier{q: tx, d: g.d, st: g.st, tx: tx, detached: true}
+	return querier{q: tx, d: g.d, st: g.st, tx: tx, detached: true, txStmts: map[*sql.Stmt]*sql.Stmt{}}
 }
 
 // call runs m's fn, turning a panic into an error for the group and a panic for the caller.

@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -248,5 +249,56 @@ func TestGroupClosedStoreRefusesTransactions(t *testing.T) {
 	s.Close()
 	if err := s.tx(t.Context(), func(querier) error { return nil }); !errors.Is(err, errStoreClosed) {
 		t.Fatalf("transaction on a closed store: %v, want errStoreClosed", err)
+	}
+}
+
+// A member's SAVEPOINT, ROLLBACK TO and RELEASE are prepared once on the writer, not parsed
+// for every member (issue 24); a group with a failing member still keeps the others' writes.
+func TestGroupMemberStatementsPrepared(t *testing.T) {
+	s := openGroupSQLite(t)
+	g := s.group
+	if g.savepoint == nil || g.rollbackTo == nil || g.release == nil {
+		t.Fatalf("member statements prepared: savepoint %v, rollback %v, release %v", g.savepoint != nil, g.rollbackTo != nil, g.release != nil)
+	}
+	var a, b int
+	fail := member(func(querier) error { return errors.New("refused") })
+	ok1, ok2 := put("prep-a", &a), put("prep-b", &b)
+	g.run([]*groupTx{ok1, fail, ok2})
+	if err := outcome(t, fail); err == nil || outcome(t, ok1) != nil || outcome(t, ok2) != nil {
+		t.Fatalf("outcomes: %v, %v, %v", outcome(t, ok1), outcome(t, fail), outcome(t, ok2))
+	}
+	if settingCount(t, s, "prep-a") != 1 || settingCount(t, s, "prep-b") != 1 || a != 1 || b != 1 {
+		t.Fatalf("kept writes: %d, %d (ran %d, %d times)", settingCount(t, s, "prep-a"), settingCount(t, s, "prep-b"), a, b)
+	}
+}
+
+// The members of a group share their transaction's statements: a query the writer has prepared
+// is bound to the group's transaction once, whichever member runs it first (issue 24).
+func TestGroupMembersShareTransactionStatements(t *testing.T) {
+	s := openGroupSQLite(t)
+	const query = `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, '')`
+	var calls int
+	s.group.run([]*groupTx{put("share-0", &calls)})
+	s.group.st.preparePending(t.Context()) // as the loop does after a group
+	if s.group.st.lookup(query) == nil {
+		t.Fatal("the members' insert was not prepared after its first group")
+	}
+	var seen []*sql.Stmt
+	share := func(key string) *groupTx {
+		return member(func(q querier) error {
+			seen = append(seen, q.stmt(t.Context(), query))
+			_, err := q.ExecContext(t.Context(), query, key, []byte(key))
+			return err
+		})
+	}
+	ms := []*groupTx{share("share-1"), share("share-2"), share("share-3")}
+	s.group.run(ms)
+	for _, m := range ms {
+		if err := outcome(t, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) != 3 || seen[0] == nil || seen[1] != seen[0] || seen[2] != seen[0] {
+		t.Fatalf("members' statements %v, want one shared", seen)
 	}
 }

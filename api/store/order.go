@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -163,44 +164,63 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 	return moved, err
 }
 
-// Check takes its locks, then reads under them, in one pipeline: on PostgreSQL a single round
-// trip, one statement taking the locks in Check's order and then one per read (every statement
-// sees what was committed when it started, so what the previous holders wrote).
+// Check takes its locks, then reads under them: on PostgreSQL in the same round trip, one
+// statement taking the locks in Check's order and one reading everything Check names (a
+// statement sees what was committed when it started, so what the previous holders wrote). The
+// read is one statement of a few shapes (checkQuery), each thing read a scalar subquery, so
+// PostgreSQL parses, plans and answers one statement, and SQLite steps one, instead of one per
+// thing read (issue 24: two of the order's six statements were these reads). The key's order
+// is read whole only when there is one (a replay).
 func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, error) {
 	var got order.Checked
 	var keys []string
-	var reads []step
-	var prev order.Order
-	var readErr error
+	var shape checkShape
+	var args []any
+	// The locks in this order (the key's, the promotion's, the IP's, the trials'), the reads'
+	// arguments in the query's order (checkQuery).
 	if c.IdempotencyKey != "" {
-		key, read := keyRead(c.ClientID, c.IdempotencyKey, &prev, &readErr)
-		keys, reads = append(keys, key), append(reads, read)
+		keys, shape = append(keys, "order-key:"+strconv.FormatInt(c.ClientID, 10)+":"+c.IdempotencyKey), shape|checkKey
+		args = append(args, c.ClientID, c.IdempotencyKey)
 	}
 	if c.PromoCode != "" {
-		key, read := promoRead(c.PromoCode, c.Now, &got.PromoUses)
-		keys, reads = append(keys, key), append(reads, read)
+		keys, shape = append(keys, "promo:"+c.PromoCode), shape|checkPromo
+		args = append(args, c.PromoCode, fmtTime(c.Now))
 	}
 	if c.CountIP {
-		key, read := ipRead(c.IP, c.Since, &got.FromIP)
-		keys, reads = append(keys, key), append(reads, read)
+		keys, shape = append(keys, "ip:"+c.IP), shape|checkIP
+		args = append(args, c.IP, fmtTime(c.Since))
 	}
 	if c.Trial {
-		key, read := trialClientRead(c.ClientID, &got.Trials)
-		keys, reads = append(keys, key), append(reads, read)
-		key, read = trialIPRead(c.IP, c.TrialSince, &got.TrialsFromIP)
-		keys, reads = append(keys, key), append(reads, read)
-		key, read = trialEmailRead(c.TrialEmail, &got.TrialsOfEmail)
-		keys, reads = append(keys, key), append(reads, read)
+		keys, shape = append(keys, "trial-client:"+strconv.FormatInt(c.ClientID, 10), "trial-ip:"+c.IP, "trial-email:"+c.TrialEmail), shape|checkTrial
+		args = append(args, c.ClientID, c.IP, fmtTime(c.TrialSince), c.TrialEmail)
 	}
-	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(keys...), reads...)...); err != nil {
+	steps := t.d.lockSteps(keys...)
+	var prevID string
+	if shape != 0 {
+		steps = append(steps, step{query: checkQuery(shape), args: args, row: func(row rowScanner) error {
+			dest := make([]any, 0, 6)
+			if shape&checkKey != 0 {
+				dest = append(dest, &prevID)
+			}
+			if shape&checkPromo != 0 {
+				dest = append(dest, &got.PromoUses)
+			}
+			if shape&checkIP != 0 {
+				dest = append(dest, &got.FromIP)
+			}
+			if shape&checkTrial != 0 {
+				dest = append(dest, &got.Trials, &got.TrialsFromIP, &got.TrialsOfEmail)
+			}
+			return row.Scan(dest...)
+		}})
+	}
+	if err := t.tx.pipeline(ctx, steps...); err != nil {
 		return order.Checked{}, fmt.Errorf("order checks: %w", err)
 	}
-	switch {
-	case c.IdempotencyKey == "" || errors.Is(readErr, order.ErrNotFound):
-	case readErr != nil:
-		return order.Checked{}, readErr
-	default:
-		if err := readServiceIDs(ctx, t.tx, &prev); err != nil {
+	if prevID != "" {
+		// Under the key's lock: no other transaction changes what the key names meanwhile.
+		prev, err := readOrder(ctx, t.tx, `o.id = ?`, prevID)
+		if err != nil {
 			return order.Checked{}, err
 		}
 		got.Prev = &prev
@@ -208,18 +228,47 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 	return got, nil
 }
 
-// keyRead is the idempotency key's lock and the read of its order into o; readErr is
-// order.ErrNotFound when there is none.
-func keyRead(clientID int64, key string, o *order.Order, readErr *error) (string, step) {
-	return "order-key:" + strconv.FormatInt(clientID, 10) + ":" + key,
-		step{query: orderQuery(`o.client_id = ? AND o.idempotency_key = ?`), args: []any{clientID, key},
-			row: func(row rowScanner) error {
-				*o, *readErr = scanOrder(row)
-				if errors.Is(*readErr, order.ErrNotFound) {
-					return nil // an answer, not a failure of the round trip
-				}
-				return *readErr
-			}}
+// checkShape names what a Check reads: the key's order and which counts.
+type checkShape uint8
+
+const (
+	checkKey checkShape = 1 << iota
+	checkPromo
+	checkIP
+	checkTrial
+	checkShapes = 1 << iota
+)
+
+// checkQueries holds each shape's query text, made once: the text is the statement caches' key.
+var checkQueries [checkShapes]struct {
+	once sync.Once
+	text string
+}
+
+// checkQuery is the statement reading a Check's shape, each a scalar subquery in this order:
+// the id of the client's order under the key, empty when none (args: client, key); the
+// promotion's uses (code, now); the orders from the IP (ip, since); the trials started by the
+// client, from the IP and by the e-mail (client, ip, since, e-mail key).
+func checkQuery(shape checkShape) string {
+	q := &checkQueries[shape]
+	q.once.Do(func() {
+		var cols []string
+		if shape&checkKey != 0 {
+			cols = append(cols, `COALESCE((SELECT id FROM orders WHERE client_id = ? AND idempotency_key = ?), '')`)
+		}
+		if shape&checkPromo != 0 {
+			cols = append(cols, `(`+promoUsesQuery+`)`)
+		}
+		if shape&checkIP != 0 {
+			cols = append(cols, `(`+ipCountQuery+`)`)
+		}
+		if shape&checkTrial != 0 {
+			cols = append(cols, `(`+trialStarts+`t.client_id = ?)`, `(`+trialStarts+`t.ip = ? AND t.created_at >= ?)`,
+				`(`+trialStarts+`t.email_key = ?)`)
+		}
+		q.text = `SELECT ` + strings.Join(cols, ", ")
+	})
+	return q.text
 }
 
 // promoRead is the lock of a promotion's canonical code and the count of its uses at now.
@@ -233,24 +282,8 @@ func promoRead(code string, now time.Time, n *int) (string, step) {
 const trialStarts = `SELECT COUNT(*) FROM trial_starts t JOIN orders o ON o.id = t.order_id
 	WHERE o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review') AND `
 
-// trialClientRead is the lock of a client's trials and the count of those it started.
-func trialClientRead(clientID int64, n *int) (string, step) {
-	return "trial-client:" + strconv.FormatInt(clientID, 10), step{query: trialStarts + `t.client_id = ?`,
-		args: []any{clientID}, row: func(row rowScanner) error { return row.Scan(n) }}
-}
-
-// trialIPRead is the lock of an address's trials and the count of those started from it since then.
-func trialIPRead(ip string, since time.Time, n *int) (string, step) {
-	return "trial-ip:" + ip, step{query: trialStarts + `t.ip = ? AND t.created_at >= ?`,
-		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
-}
-
-// trialEmailRead is the lock of a canonical e-mail address's trials and the count of those it
-// started, whichever client (spelling) started them.
-func trialEmailRead(key string, n *int) (string, step) {
-	return "trial-email:" + key, step{query: trialStarts + `t.email_key = ?`,
-		args: []any{key}, row: func(row rowScanner) error { return row.Scan(n) }}
-}
+// ipCountQuery counts the orders from an address (ip) created at or after a time (since).
+const ipCountQuery = `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`
 
 // RecordTrial stores the record of a free trial started, with the order's next round trip.
 func (t *orderTx) RecordTrial(ctx context.Context, r order.TrialStart) error {
@@ -259,11 +292,6 @@ func (t *orderTx) RecordTrial(ctx context.Context, r order.TrialStart) error {
 		return fmt.Errorf("record trial: %w", err)
 	}
 	return nil
-}
-
-func ipRead(ip string, since time.Time, n *int) (string, step) {
-	return "ip:" + ip, step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
-		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
 func (t *orderTx) Order(ctx context.Context, id string) (order.Order, error) {

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -24,6 +27,8 @@ type step struct {
 	// write marks an INSERT queued by later: nothing reads its result, and it reads nothing a
 	// write queued with it changes, so adjacent ones may run as one statement (mergeWrites).
 	write bool
+	// bound marks a query already in the back end's placeholders (mergeWrites' own).
+	bound bool
 }
 
 // rowScanner is a result row of either back end.
@@ -103,7 +108,10 @@ func (p *pipe) send(ctx context.Context, steps []step) error {
 		return nil
 	}
 	p.began = true
-	all = mergeWrites(all)
+	all = mergeWrites(all, p.d.rebind)
+	if f := pipeSent.Load(); f != nil {
+		(*f)(len(all))
+	}
 	err := p.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -111,7 +119,11 @@ func (p *pipe) send(ctx context.Context, steps []step) error {
 		}
 		b := &pgx.Batch{}
 		for _, st := range all {
-			b.Queue(p.d.rebind(st.query), st.args...)
+			q := st.query
+			if !st.bound {
+				q = p.d.rebind(q)
+			}
+			b.Queue(q, st.args...)
 		}
 		br := c.Conn().SendBatch(ctx, b)
 		var first error
@@ -140,10 +152,11 @@ func (p *pipe) send(ctx context.Context, steps []step) error {
 }
 
 // mergeWrites joins each run of adjacent writes into one statement, `WITH w1 AS (INSERT …),
-// w2 AS (INSERT …) INSERT …`: PostgreSQL starts, plans and answers one statement instead of
-// several (an order's four rows: one instead of four). The rows are the same; foreign keys
-// between them hold, being checked when the whole statement ends.
-func mergeWrites(steps []step) []step {
+// w2 AS (INSERT …) INSERT …`, in rebind's placeholders: PostgreSQL starts, plans and answers one
+// statement instead of several (an order's four rows: one instead of four). The rows are the
+// same; foreign keys between them hold, being checked when the whole statement ends. A run's
+// text is made once per sequence of query texts (mergedText).
+func mergeWrites(steps []step, rebind func(string) string) []step {
 	out := steps[:0:0]
 	for i := 0; i < len(steps); {
 		j := i
@@ -155,27 +168,78 @@ func mergeWrites(steps []step) []step {
 			i++
 			continue
 		}
-		var q strings.Builder
-		var args []any
-		for k, st := range steps[i:j] {
-			switch {
-			case k == 0:
-				q.WriteString("WITH ")
-			case k < j-i-1:
-				q.WriteString(", ")
-			}
-			if k < j-i-1 {
-				fmt.Fprintf(&q, "w%d AS (%s)", k+1, st.query)
-			} else {
-				q.WriteString(" " + st.query)
-			}
+		n := 0
+		for _, st := range steps[i:j] {
+			n += len(st.args)
+		}
+		args := make([]any, 0, n)
+		for _, st := range steps[i:j] {
 			args = append(args, st.args...)
 		}
-		out = append(out, step{query: q.String(), args: args})
+		out = append(out, step{query: mergedText(steps[i:j], rebind), args: args, bound: true})
 		i = j
 	}
 	return out
 }
+
+// mergedKey names a run of writes by where their query texts are: the texts are the store's
+// constants, so a run of the same writes finds its text without reading them. The key holds the
+// texts' pointers, so no other text can take their place while it is kept.
+type mergedKey [maxMergedRun]struct {
+	p *byte
+	n int
+}
+
+// maxMergedRun is the longest run whose text is kept (an order's: order, invoice, hold, a few
+// services, trial, job); a longer one is made each time. maxMergedTexts bounds how many are kept
+// (texts made per call, if any ever run merged, would otherwise grow it).
+const (
+	maxMergedRun   = 12
+	maxMergedTexts = 256
+)
+
+var (
+	mergedTexts   sync.Map // mergedKey → string
+	mergedEntries atomic.Int32
+)
+
+// mergedText is the statement of a run of writes, in rebind's placeholders.
+func mergedText(run []step, rebind func(string) string) string {
+	var key mergedKey
+	keep := len(run) <= maxMergedRun
+	if keep {
+		for k, st := range run {
+			key[k].p, key[k].n = unsafe.StringData(st.query), len(st.query)
+		}
+		if v, ok := mergedTexts.Load(key); ok {
+			return v.(string)
+		}
+	}
+	var q strings.Builder
+	for k, st := range run {
+		switch {
+		case k == 0:
+			q.WriteString("WITH ")
+		case k < len(run)-1:
+			q.WriteString(", ")
+		}
+		if k < len(run)-1 {
+			fmt.Fprintf(&q, "w%d AS (%s)", k+1, st.query)
+		} else {
+			q.WriteString(" " + st.query)
+		}
+	}
+	text := rebind(q.String())
+	if keep && mergedEntries.Load() < maxMergedTexts {
+		if _, loaded := mergedTexts.LoadOrStore(key, text); !loaded {
+			mergedEntries.Add(1)
+		}
+	}
+	return text
+}
+
+// pipeSent, when set (by a test), is told the number of statements of each round trip.
+var pipeSent atomic.Pointer[func(statements int)]
 
 // flush sends what is pending, before a statement that does not go through a pipeline.
 func (p *pipe) flush(ctx context.Context) error { return p.send(ctx, nil) }

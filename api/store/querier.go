@@ -24,6 +24,9 @@ type querier struct {
 	// transaction of that pool.
 	st *stmtCache
 	tx *sql.Tx
+	// txStmts, when set, keeps tx's own statements of st's, so the members of a group commit
+	// (which share tx) make each once per group, not once per member and statement.
+	txStmts map[*sql.Stmt]*sql.Stmt
 	// detached runs statements without the caller's cancellation (a member of a group commit:
 	// see groupCommit).
 	detached bool
@@ -100,7 +103,15 @@ func (q querier) stmt(ctx context.Context, query string) *sql.Stmt {
 		q.st.miss(query)
 		return nil
 	}
-	return q.tx.StmtContext(ctx, st)
+	if q.txStmts == nil {
+		return q.tx.StmtContext(ctx, st)
+	}
+	ts, ok := q.txStmts[st]
+	if !ok {
+		ts = q.tx.StmtContext(ctx, st)
+		q.txStmts[st] = ts
+	}
+	return ts
 }
 
 // maxStmts bounds the cache; the queries are a fixed set of strings, far fewer.

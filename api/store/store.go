@@ -42,11 +42,41 @@ import (
 // timeFormat is how every timestamp is stored: sortable text, UTC, fixed width.
 const timeFormat = "2006-01-02T15:04:05.000000Z"
 
+// fmtTime is t in timeFormat ("" for the zero time), written digit by digit: time.Format
+// parses its layout on every call, and an order formats about ten times (issue 24: 2 % of an
+// order's instructions). Years outside 0–9999 go through Format.
 func fmtTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(timeFormat)
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format(timeFormat)
+	}
+	hour, minute, sec := t.Clock()
+	var b [len(timeFormat)]byte
+	digits := func(at, v, n int) {
+		for i := at + n - 1; i >= at; i-- {
+			b[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	digits(0, year, 4)
+	b[4] = '-'
+	digits(5, int(month), 2)
+	b[7] = '-'
+	digits(8, day, 2)
+	b[10] = 'T'
+	digits(11, hour, 2)
+	b[13] = ':'
+	digits(14, minute, 2)
+	b[16] = ':'
+	digits(17, sec, 2)
+	b[19] = '.'
+	digits(20, t.Nanosecond()/1000, 6)
+	b[26] = 'Z'
+	return string(b[:])
 }
 
 func parseTime(s string) time.Time {

@@ -26,6 +26,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ func main() {
 		return nil
 	})
 	anchor := flag.Bool("anchor", false, "plain server: no session, 200 answers count")
+	count := flag.Int("count", 0, "instead of --duration: place exactly this many orders after --warmup-orders, with no order in flight at either end of the window")
+	warmupOrders := flag.Int("warmup-orders", 200, "with --count: orders placed (not measured) before the window")
+	mark := flag.String("mark", "", "with --count: a shell command run with the argument start when the window opens and stop when it closes (callgrind_control -z / -d)")
 	flag.Parse()
 	want := http.StatusCreated
 	if *anchor {
@@ -58,10 +62,6 @@ func main() {
 	tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxConnsPerHost: *clients}
 	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 
-	type client struct {
-		base, token string
-		n           int
-	}
 	cs := make([]*client, *clients)
 	for i := range cs {
 		c := &client{base: bases[i%len(bases)]}
@@ -75,6 +75,11 @@ func main() {
 			log.Fatalf("session %d at %s: %d %v", i, c.base, code, err)
 		}
 		c.token = s.Token
+	}
+
+	if *count > 0 {
+		counted(hc, cs, want, *warmupOrders, *count, *mark)
+		return
 	}
 
 	var measuring, stop atomic.Bool
@@ -141,6 +146,68 @@ func main() {
 	if failed.Load() > 0 || held.Load() > 0 {
 		os.Exit(1)
 	}
+}
+
+// client is one load generator client: its shop, its session, its orders so far.
+type client struct {
+	base, token string
+	n           int
+}
+
+// order places client i's next order and reports whether it was answered as wanted (not held).
+func (c *client) order(hc *http.Client, i, want int) error {
+	c.n++
+	var o struct{ Fraud bool }
+	code, err := post(hc, c.base+"/checkout/api/orders", c.token, fmt.Sprintf("bench-%d-%d-%d", os.Getpid(), i, c.n),
+		ip(i, c.n), `{"pid":2,"billingCycle":"monthly"}`, &o)
+	switch {
+	case err != nil || code != want:
+		return fmt.Errorf("order: %d %v", code, err)
+	case o.Fraud:
+		return fmt.Errorf("order held by fraud check")
+	}
+	return nil
+}
+
+// counted places warm orders, then exactly n orders between the two marks, every client at work
+// in each phase and none in flight when a phase ends, so a counter read at the marks (an
+// instruction count under callgrind) divides by n exactly.
+func counted(hc *http.Client, cs []*client, want, warm, n int, mark string) {
+	phase := func(total int) time.Duration {
+		var left atomic.Int64
+		left.Store(int64(total))
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, c := range cs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for left.Add(-1) >= 0 {
+					if err := c.order(hc, i, want); err != nil {
+						log.Fatal(err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	run := func(arg string) {
+		if mark == "" {
+			return
+		}
+		cmd := exec.Command("sh", "-c", mark+" "+arg)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			log.Fatalf("mark %s: %v", arg, err)
+		}
+	}
+	phase(warm)
+	run("start")
+	took := phase(n)
+	run("stop")
+	fmt.Printf("orders %d in %s (%.0f/s), %d clients, after %d warm-up orders\n", n, took.Round(time.Millisecond),
+		float64(n)/took.Seconds(), len(cs), warm)
 }
 
 // ip is client i's n-th address: 10.i.x.y, a range of its own.
