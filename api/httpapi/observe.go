@@ -50,8 +50,8 @@ func Observed(next http.Handler, o Observe) http.Handler {
 	now := clock.OrReal(o.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := now()
-		outer := r.Context()         // the access line names the id itself, not through LogRequestID
-		peer := peerAddr(r) // the connection's address, parsed once for both uses
+		outer := r.Context() // the access line names the id itself, not through LogRequestID
+		peer := peerAddr(r)  // the connection's address, parsed once for both uses
 		ex := &exchange{Context: outer, ResponseWriter: w, status: http.StatusOK, id: requestID(r, peer, o.TrustedProxies)}
 		ex.idHeader[0] = ex.id
 		w.Header()[RequestIDHeader] = ex.idHeader[:]
