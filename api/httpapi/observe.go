@@ -80,7 +80,7 @@ func Observed(next http.Handler, o Observe) http.Handler {
 			}
 			ip := peer // ClientIP's answer for a peer that is not a trusted proxy
 			if geo.Trusted(o.TrustedProxies, peer) {
-				ip = geo.ClientIP(r, o.TrustedProxies)
+				ip = geo.ClientIPFrom(r, peer, o.TrustedProxies)
 			}
 			if o.JSON != nil {
 				at := end // slog stamps its records with time.Now: so does the line, whatever the clock
