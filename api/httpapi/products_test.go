@@ -1,11 +1,17 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 
 	goahttp "goa.design/goa/v3/http"
 
@@ -49,5 +55,54 @@ func TestProductsFastPathMatchesGoa(t *testing.T) {
 				t.Fatalf("cached answer differs:\nfirst  %s\nsecond %s", fb, again)
 			}
 		})
+	}
+}
+
+// The product list taken without a content coding skips four layers (productsFirst): it is still
+// noted under its route in the access line, leaves the request's pattern as it found it, and
+// answers as the list asked with a coding does, less the coding.
+func TestProductListFirst(t *testing.T) {
+	var out bytes.Buffer
+	h := httpapi.Observed(httpapi.New(httpapi.Deps{Catalog: func() *catalog.Catalog { return catalog.Demo() }, Logger: slog.New(slog.DiscardHandler)}),
+		httpapi.Observe{Log: slog.New(slog.NewJSONHandler(&out, nil)), JSON: &out})
+	var plain []byte
+	for _, coding := range []string{"", "identity", "gzip", "br"} {
+		out.Reset()
+		r := httptest.NewRequest(http.MethodGet, "/checkout/api/products", nil)
+		r.Pattern = "/checkout/api/"
+		if coding != "" {
+			r.Header.Set("Accept-Encoding", coding)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var line struct{ Route string }
+		if err := json.Unmarshal(out.Bytes(), &line); err != nil || line.Route != "/checkout/api/products" {
+			t.Fatalf("%q: access line %s (%v), want the product list's route", coding, out.Bytes(), err)
+		}
+		if r.Pattern != "/checkout/api/" {
+			t.Fatalf("%q: pattern left %q", coding, r.Pattern)
+		}
+		if got := rec.Header().Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+			t.Fatalf("%q: Vary %q", coding, got)
+		}
+		body := rec.Body.Bytes()
+		switch rec.Header().Get("Content-Encoding") {
+		case "gzip":
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(zr)
+		case "br":
+			body, _ = io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+		}
+		if plain == nil {
+			plain = body
+		} else if !bytes.Equal(body, plain) {
+			t.Fatalf("%q: body differs from the plain one", coding)
+		}
+		if rec.Header().Get("Content-Length") != strconv.Itoa(rec.Body.Len()) {
+			t.Fatalf("%q: Content-Length %q for %d bytes", coding, rec.Header().Get("Content-Length"), rec.Body.Len())
+		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -214,7 +215,8 @@ func New(d Deps) http.Handler {
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
 	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
-	products := withRoute(cs.productsHandler(api))
+	list := cs.productsHandler(api)
+	products := withRoute(list)
 	root.Handle(productsPattern, products)
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
 	// an attacker would hammer, rate limited per address.
@@ -225,7 +227,26 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return withCompression(keepPattern(ExactFirst(productsPattern, products, root)))
+	return productsFirst(list, withCompression(keepPattern(ExactFirst(productsPattern, products, root))))
+}
+
+// productsFirst hands the product list's own requests that take no content coding (withCompression
+// passes those through untouched) straight to list, with the route noted as withRoute notes it:
+// one layer instead of four (withCompression, keepPattern, ExactFirst, withRoute) on the hottest read
+// (issue 24). r.Pattern is put back afterwards, as keepPattern would. Everything else, the
+// product list asked with a coding included, goes to all, which serves it the same way.
+func productsFirst(list, all http.Handler) http.Handler {
+	method, path, _ := strings.Cut(productsPattern, " ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method || r.URL.Path != path || r.URL.RawPath != "" || compress.Prefer(r, "br", "gzip") != "" {
+			all.ServeHTTP(w, r)
+			return
+		}
+		defer func(p string) { r.Pattern = p }(r.Pattern)
+		r.Pattern = productsPattern
+		noteRoute(r)
+		list.ServeHTTP(w, r)
+	})
 }
 
 // productsPattern is the product list's route.
