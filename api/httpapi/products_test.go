@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -104,5 +106,62 @@ func TestProductListFirst(t *testing.T) {
 		if rec.Header().Get("Content-Length") != strconv.Itoa(rec.Body.Len()) {
 			t.Fatalf("%q: Content-Length %q for %d bytes", coding, rec.Header().Get("Content-Length"), rec.Body.Len())
 		}
+	}
+}
+
+// fakeStock sells every plan but those marked out, and tells the list when that changes.
+type fakeStock struct {
+	out      map[int]bool
+	onChange func()
+}
+
+func (f *fakeStock) Available(p catalog.Product) bool { return !f.out[p.PID] }
+func (f *fakeStock) OnChange(fn func())               { f.onChange = fn }
+
+// The usual product list (no query), served without the lock, follows the stock and a new
+// catalog as the other lists do.
+func TestUsualProductListFollowsChanges(t *testing.T) {
+	var cat atomic.Pointer[catalog.Catalog]
+	cat.Store(catalog.Demo())
+	stock := &fakeStock{out: map[int]bool{}}
+	h := httpapi.New(httpapi.Deps{Catalog: cat.Load, Logger: slog.New(slog.DiscardHandler), Stock: stock})
+	get := func() map[int]bool {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/checkout/api/products", nil))
+		var l struct {
+			Products []struct {
+				PID       int
+				Name      string
+				Available bool
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &l); err != nil || len(l.Products) == 0 {
+			t.Fatalf("products: %d %s", rec.Code, rec.Body.Bytes())
+		}
+		avail := map[int]bool{}
+		for _, p := range l.Products {
+			avail[p.PID] = p.Available
+		}
+		return avail
+	}
+	first := get()
+	pid := 0
+	for p := range first {
+		pid = p
+		break
+	}
+	if !get()[pid] {
+		t.Fatalf("plan %d unavailable before any change", pid)
+	}
+	stock.out[pid] = true
+	stock.onChange()
+	if get()[pid] {
+		t.Fatalf("plan %d still available after the stock ran out", pid)
+	}
+	next := *catalog.Demo() // a new catalog (Demo may answer the same one)
+	next.Products = slices.DeleteFunc(slices.Clone(next.Products), func(p catalog.Product) bool { return p.PID == pid })
+	cat.Store(&next)
+	if _, listed := get()[pid]; listed {
+		t.Fatalf("plan %d still listed after the catalog dropped it", pid)
 	}
 }
