@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -163,5 +164,49 @@ func TestUsualProductListFollowsChanges(t *testing.T) {
 	cat.Store(&next)
 	if _, listed := get()[pid]; listed {
 		t.Fatalf("plan %d still listed after the catalog dropped it", pid)
+	}
+}
+
+// The product list's other answers (another media type asked, a locale outside the enum) are
+// compressed for a client taking a coding, as every other answer is, with Vary once.
+func TestProductListFallbackCompressed(t *testing.T) {
+	h := httpapi.New(httpapi.Deps{Catalog: func() *catalog.Catalog { return catalog.Demo() }, Logger: slog.New(slog.DiscardHandler)})
+	for _, tc := range []struct{ target, accept string }{
+		{"/checkout/api/products", "text/html"},
+		{"/checkout/api/products?locale=xx", ""},
+	} {
+		get := func(coding string) *httptest.ResponseRecorder {
+			r := httptest.NewRequest(http.MethodGet, tc.target, nil)
+			if tc.accept != "" {
+				r.Header.Set("Accept", tc.accept)
+			}
+			if coding != "" {
+				r.Header.Set("Accept-Encoding", coding)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			return rec
+		}
+		plain, gz := get(""), get("gzip")
+		if plain.Code != gz.Code {
+			t.Fatalf("%s %q: status %d plain, %d gzip", tc.target, tc.accept, plain.Code, gz.Code)
+		}
+		if v := gz.Header().Values("Vary"); len(v) != 1 || v[0] != "Accept-Encoding" {
+			t.Fatalf("%s %q: Vary %q", tc.target, tc.accept, v)
+		}
+		body := gz.Body.Bytes()
+		if gz.Header().Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(zr)
+		} else if plain.Body.Len() >= 1024 {
+			t.Fatalf("%s %q: %d bytes sent uncompressed to a gzip client", tc.target, tc.accept, plain.Body.Len())
+		}
+		errorID := regexp.MustCompile(`"id":"[^"]*"`) // an error's id is new on every answer
+		if !bytes.Equal(errorID.ReplaceAll(body, nil), errorID.ReplaceAll(plain.Body.Bytes(), nil)) {
+			t.Fatalf("%s %q: bodies differ:\n%s\n%s", tc.target, tc.accept, body, plain.Body.Bytes())
+		}
 	}
 }

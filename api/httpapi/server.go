@@ -216,6 +216,9 @@ func New(d Deps) http.Handler {
 	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
 	list := cs.productsHandler(api)
+	// The same for a client taking a coding: its answers other than the list's own encoded
+	// bytes (errors, another media type) are compressed as withCompression would.
+	listCoded := cs.productsHandler(compressedAfterVary(api))
 	products := withRoute(list)
 	root.Handle(productsPattern, products)
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
@@ -227,25 +230,33 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return productsFirst(list, withCompression(keepPattern(ExactFirst(productsPattern, products, root))))
+	return productsFirst(list, listCoded, withCompression(keepPattern(ExactFirst(productsPattern, products, root))))
 }
 
-// productsFirst hands the product list's own requests that take no content coding (withCompression
-// passes those through untouched) straight to list, with the route noted as withRoute notes it:
-// one layer instead of four (withCompression, keepPattern, ExactFirst, withRoute) on the hottest read
-// (issue 24). r.Pattern is put back afterwards, as keepPattern would. Everything else, the
-// product list asked with a coding included, goes to all, which serves it the same way.
-func productsFirst(list, all http.Handler) http.Handler {
+// productsFirst hands the product list's own requests straight to its handler, with the route
+// noted as withRoute notes it: one layer instead of four (withCompression, keepPattern,
+// ExactFirst, withRoute) on the hottest read (issue 24). A client taking no coding gets list
+// (withCompression passes its answers through untouched); one taking br or gzip gets Vary as
+// withCompression sets it, then listCoded, which writes the list's bytes encoded once without
+// holding them in a compressing writer (which would pass them on unchanged) and compresses its
+// other answers. r.Pattern is put back afterwards, as keepPattern would. Everything else goes to
+// all.
+func productsFirst(list, listCoded, all http.Handler) http.Handler {
 	method, path, _ := strings.Cut(productsPattern, " ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != method || r.URL.Path != path || r.URL.RawPath != "" || compress.Prefer(r, "br", "gzip") != "" {
+		if r.Method != method || r.URL.Path != path || r.URL.RawPath != "" {
 			all.ServeHTTP(w, r)
 			return
 		}
 		defer func(p string) { r.Pattern = p }(r.Pattern)
 		r.Pattern = productsPattern
 		noteRoute(r)
-		list.ServeHTTP(w, r)
+		if compress.Prefer(r, "br", "gzip") == "" {
+			list.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Add("Vary", "Accept-Encoding")
+		listCoded.ServeHTTP(w, r)
 	})
 }
 
