@@ -79,6 +79,9 @@ var (
 	// varyOriginAcceptEncoding is CORS's Vary with the list's own after it, as one field value
 	// (one header line to write instead of two: the same list, RFC 9110 §5.3).
 	varyOriginAcceptEncoding = []string{"Origin, Accept-Encoding"}
+	// varyOriginThenAcceptEncoding is what Header.Add makes of CORS's Vary and withCompression's
+	// (two field lines), shared.
+	varyOriginThenAcceptEncoding = []string{"Origin", "Accept-Encoding"}
 	gzipEncoding             = []string{"gzip"}
 	brotliEncoding           = []string{"br"}
 )

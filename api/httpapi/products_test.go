@@ -210,3 +210,25 @@ func TestProductListFallbackCompressed(t *testing.T) {
 		}
 	}
 }
+
+// Behind CORS (which names Origin in Vary first), the product list's Vary lines are those the
+// layers always wrote: one line for a client taking no coding, Origin then Accept-Encoding as
+// two lines (Header.Add's) for one taking br or gzip.
+func TestProductListVaryBehindCORS(t *testing.T) {
+	api := httpapi.New(httpapi.Deps{Catalog: func() *catalog.Catalog { return catalog.Demo() }, Logger: slog.New(slog.DiscardHandler)})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Vary"] = []string{"Origin"}
+		api.ServeHTTP(w, r)
+	})
+	for coding, want := range map[string][]string{"": {"Origin, Accept-Encoding"}, "br": {"Origin", "Accept-Encoding"}, "gzip": {"Origin", "Accept-Encoding"}} {
+		r := httptest.NewRequest(http.MethodGet, "/checkout/api/products", nil)
+		if coding != "" {
+			r.Header.Set("Accept-Encoding", coding)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if got := rec.Header().Values("Vary"); !slices.Equal(got, want) {
+			t.Errorf("%q: Vary %q, want %q", coding, got, want)
+		}
+	}
+}

@@ -255,7 +255,11 @@ func productsFirst(list, listCoded, all http.Handler) http.Handler {
 			list.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Add("Vary", "Accept-Encoding")
+		if h := w.Header(); len(h["Vary"]) == 1 && h["Vary"][0] == "Origin" { // CORS's, as usual
+			h["Vary"] = varyOriginThenAcceptEncoding // Add's two lines, without its copy
+		} else {
+			h.Add("Vary", "Accept-Encoding")
+		}
 		listCoded.ServeHTTP(w, r)
 	})
 }
