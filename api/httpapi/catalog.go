@@ -82,8 +82,8 @@ var (
 	// varyOriginThenAcceptEncoding is what Header.Add makes of CORS's Vary and withCompression's
 	// (two field lines), shared.
 	varyOriginThenAcceptEncoding = []string{"Origin", "Accept-Encoding"}
-	gzipEncoding             = []string{"gzip"}
-	brotliEncoding           = []string{"br"}
+	gzipEncoding                 = []string{"gzip"}
+	brotliEncoding               = []string{"br"}
 )
 
 // encodedList is a product list's JSON as sent: plain, gzip- and brotli-compressed.
