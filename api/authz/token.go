@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -98,7 +99,19 @@ func NewKey() ([]byte, error) {
 // concurrent use.
 type Signer struct {
 	key []byte
+
+	// verified remembers the claims of tokens whose signature and claims passed, so a session's
+	// every request does not recompute the HMAC and decode the JSON again (~4 % of an order's
+	// CPU). A token's bytes fix its claims and this key fixes its signature's verdict, so what
+	// is remembered never goes stale: expiry is still checked on every call, and revocation is
+	// not a token's business (account.Authenticate reads the session's row every time).
+	mu       sync.Mutex
+	verified map[string]wireClaims
 }
+
+// verifiedMax bounds the tokens remembered; the memory is dropped whole when it is full. Only a
+// token this key signed gets in, so a stranger cannot fill it with made-up ones.
+const verifiedMax = 4096
 
 // NewSigner returns a Signer for key, which must be at least KeySize bytes.
 func NewSigner(key []byte) (*Signer, error) {
@@ -137,6 +150,15 @@ func (s *Signer) Sign(c Claims) (string, error) {
 // Verify checks the token's signature in constant time, then its claims and
 // expiry at now. It returns ErrInvalidToken or ErrExpiredToken (wrapped).
 func (s *Signer) Verify(token string, now time.Time) (Claims, error) {
+	s.mu.Lock()
+	known, seen := s.verified[token]
+	s.mu.Unlock()
+	if seen {
+		if now.Unix() >= known.ExpiresAt {
+			return Claims{}, ErrExpiredToken
+		}
+		return known.claims(), nil
+	}
 	if len(token) > maxTokenLen {
 		return Claims{}, fmt.Errorf("%w: too long", ErrInvalidToken)
 	}
@@ -166,6 +188,12 @@ func (s *Signer) Verify(token string, now time.Time) (Claims, error) {
 	if now.Unix() >= w.ExpiresAt {
 		return Claims{}, ErrExpiredToken
 	}
+	s.mu.Lock()
+	if len(s.verified) >= verifiedMax || s.verified == nil {
+		s.verified = make(map[string]wireClaims)
+	}
+	s.verified[token] = w
+	s.mu.Unlock()
 	return w.claims(), nil
 }
 

@@ -189,3 +189,68 @@ func TestVerifyRejectsSignedNonsense(t *testing.T) {
 		})
 	}
 }
+
+// A token verified once is remembered: asked again it answers the same claims, still expires on
+// time, stays foreign to another key, and a token one character away from it is still refused;
+// past the memory's bound every token keeps verifying.
+func TestVerifyRemembers(t *testing.T) {
+	s := mustSigner(t)
+	want := claims()
+	tok, err := s.Sign(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if got, err := s.Verify(tok, t0.Add(time.Minute)); err != nil || got != want {
+			t.Fatalf("verify again: %+v, %v", got, err)
+		}
+	}
+	if _, err := s.Verify(tok, want.ExpiresAt); !errors.Is(err, authz.ErrExpiredToken) {
+		t.Fatalf("remembered token at its expiry: %v, want expired", err)
+	}
+	other, err := authz.NewSigner([]byte(strings.Repeat("k", authz.KeySize)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Verify(tok, t0.Add(time.Minute)); !errors.Is(err, authz.ErrInvalidToken) {
+		t.Fatalf("another key: %v, want invalid", err)
+	}
+	last := tok[len(tok)-1]
+	flipped := tok[:len(tok)-1] + string(map[bool]byte{true: 'B', false: 'A'}[last == 'A'])
+	if _, err := s.Verify(flipped, t0.Add(time.Minute)); !errors.Is(err, authz.ErrInvalidToken) {
+		t.Fatalf("altered token: %v, want invalid", err)
+	}
+	for i := range 10_000 {
+		c := claims()
+		c.ClientID = int64(i + 1)
+		tk, err := s.Sign(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got, err := s.Verify(tk, t0.Add(time.Minute)); err != nil || got != c {
+				t.Fatalf("token %d: %+v, %v", i, got, err)
+			}
+		}
+	}
+	if got, err := s.Verify(tok, t0.Add(time.Minute)); err != nil || got != want {
+		t.Fatalf("first token after the memory's reset: %+v, %v", got, err)
+	}
+}
+
+func BenchmarkVerify(b *testing.B) {
+	s, err := authz.NewSigner(make([]byte, authz.KeySize))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := s.Sign(claims())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Verify(tok, t0.Add(time.Minute)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -16,7 +16,16 @@ import (
 // at the proxy that wrote it. The result is invalid when RemoteAddr does not parse.
 func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 	peer, ok := parseHost(r.RemoteAddr)
-	if !ok || !Trusted(trusted, peer) {
+	if !ok {
+		return peer
+	}
+	return ClientIPFrom(r, peer, trusted)
+}
+
+// ClientIPFrom is ClientIP for a request whose connection's address, ClientIP(r, nil), the
+// caller has parsed already (the access line has, for the request id's trust check).
+func ClientIPFrom(r *http.Request, peer netip.Addr, trusted []netip.Prefix) netip.Addr {
+	if !peer.IsValid() || !Trusted(trusted, peer) {
 		return peer
 	}
 	var hops []string

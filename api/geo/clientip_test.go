@@ -57,6 +57,9 @@ func TestClientIP(t *testing.T) {
 			if got := geo.ClientIP(r, tc.trusted); got != want {
 				t.Fatalf("ClientIP = %v, want %v", got, want)
 			}
+			if got := geo.ClientIPFrom(r, geo.ClientIP(r, nil), tc.trusted); got != want {
+				t.Fatalf("ClientIPFrom = %v, want %v", got, want)
+			}
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/compress"
@@ -36,6 +37,15 @@ type catalogService struct {
 	// answers maps a GET /products request (as asked: raw currency, locale, storefront) to its
 	// encoded list, so a repeated request costs one map lookup.
 	answers map[productsRequest]encodedList
+	// usual is the answer to the usual request (no query, the shop's own plans and currency)
+	// for the catalog it was made for, read without the lock; written and dropped under mu as
+	// answers is.
+	usual atomic.Pointer[usualAnswer]
+}
+
+type usualAnswer struct {
+	cat  *catalog.Catalog
+	body encodedList
 }
 
 type productsRequest struct{ store, currency, locale string }
@@ -58,6 +68,7 @@ func (s *catalogService) available(p catalog.Product) bool {
 func (s *catalogService) forget() {
 	s.mu.Lock()
 	s.cachedFor = nil
+	s.usual.Store(nil)
 	s.mu.Unlock()
 }
 
@@ -68,8 +79,11 @@ var (
 	// varyOriginAcceptEncoding is CORS's Vary with the list's own after it, as one field value
 	// (one header line to write instead of two: the same list, RFC 9110 §5.3).
 	varyOriginAcceptEncoding = []string{"Origin, Accept-Encoding"}
-	gzipEncoding             = []string{"gzip"}
-	brotliEncoding           = []string{"br"}
+	// varyOriginThenAcceptEncoding is what Header.Add makes of CORS's Vary and withCompression's
+	// (two field lines), shared.
+	varyOriginThenAcceptEncoding = []string{"Origin", "Accept-Encoding"}
+	gzipEncoding                 = []string{"gzip"}
+	brotliEncoding               = []string{"br"}
 )
 
 // encodedList is a product list's JSON as sent: plain, gzip- and brotli-compressed.
@@ -259,10 +273,16 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			req.store = sf.Key
 		}
 		cat := s.catalog()
-		s.mu.Lock()
-		body, ok := s.answers[req]
-		ok = ok && s.cachedFor == cat
-		s.mu.Unlock()
+		var body encodedList
+		ok := false
+		if u := s.usual.Load(); u != nil && req == (productsRequest{}) && u.cat == cat {
+			body, ok = u.body, true
+		} else {
+			s.mu.Lock()
+			body, ok = s.answers[req]
+			ok = ok && s.cachedFor == cat
+			s.mu.Unlock()
+		}
 		if !ok {
 			var err error
 			if body, err = s.productsJSON(r.Context(), currency, loc); err != nil {
@@ -272,6 +292,9 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			s.mu.Lock()
 			if s.cachedFor == cat {
 				s.answers[req] = body
+				if req == (productsRequest{}) {
+					s.usual.Store(&usualAnswer{cat: cat, body: body})
+				}
 			}
 			s.mu.Unlock()
 		}

@@ -23,9 +23,23 @@ func withCompression(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Add("Vary", "Accept-Encoding")
-		cw := &compressResponse{ResponseWriter: w, coding: coding, status: http.StatusOK}
-		defer cw.finish()
-		next.ServeHTTP(cw, r)
+		compressTo(w, r, coding, next)
+	})
+}
+
+// compressTo serves r through next, compressing the answer in coding when worth it: what
+// withCompression does once it has chosen the coding and named Accept-Encoding in Vary.
+func compressTo(w http.ResponseWriter, r *http.Request, coding string, next http.Handler) {
+	cw := &compressResponse{ResponseWriter: w, coding: coding, status: http.StatusOK}
+	defer cw.finish()
+	next.ServeHTTP(cw, r)
+}
+
+// compressedAfterVary is withCompression for a caller that has chosen a coding for r and named
+// Accept-Encoding in Vary already.
+func compressedAfterVary(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		compressTo(w, r, compress.Prefer(r, "br", "gzip"), next)
 	})
 }
 

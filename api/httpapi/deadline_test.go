@@ -17,9 +17,9 @@ import (
 
 // fakeNow is the watchdog's clock in these tests: the sockets' deadlines follow the real clock,
 // the watchdog's notes the test's.
-type fakeNow struct{ at atomic.Int64 }
+type fakeNow struct{ at, reads atomic.Int64 }
 
-func (f *fakeNow) now() time.Time  { return time.Unix(0, f.at.Load()) }
+func (f *fakeNow) now() time.Time  { f.reads.Add(1); return time.Unix(0, f.at.Load()) }
 func (f *fakeNow) set(t time.Time) { f.at.Store(t.UnixNano()) }
 
 // coarsePair accepts one connection through CoarseDeadlinesAt and answers the server side (the
@@ -117,6 +117,41 @@ func TestCoarseDeadlines(t *testing.T) {
 				t.Fatalf("write: %v, want timeout %v", err, tc.timeout)
 			}
 		})
+	}
+}
+
+// net/http's deadlines (seconds to minutes away, or its past one that cancels a read) are
+// decided against the watchdog's last check without reading the clock; one within a few seconds
+// of it reads the clock and is still noted when far, enforced when due.
+func TestCoarseDeadlinesReadTheClockOnlyWhenClose(t *testing.T) {
+	srv, cli, clock, check := coarsePair(t)
+	start := clock.now()
+	before := clock.reads.Load()
+	srv.SetReadDeadline(start.Add(10 * time.Second))
+	srv.SetWriteDeadline(start.Add(60 * time.Second))
+	srv.SetReadDeadline(time.Unix(1, 0))
+	srv.SetReadDeadline(time.Time{})
+	srv.SetDeadline(start.Add(120 * time.Second))
+	if n := clock.reads.Load() - before; n != 0 {
+		t.Fatalf("clock read %d times for far, past and cleared deadlines", n)
+	}
+	srv.SetReadDeadline(start.Add(3 * time.Second)) // far (near is 1 s) but close to the last check
+	if n := clock.reads.Load() - before; n != 1 {
+		t.Fatalf("clock read %d times, want 1", n)
+	}
+	check(start.Add(2 * time.Second))
+	read := func() error {
+		got := make(chan error, 1)
+		go func() { _, err := srv.Read(make([]byte, 1)); got <- err }()
+		return <-got
+	}
+	cli.Write([]byte{1})
+	if err := read(); err != nil {
+		t.Fatalf("read before the deadline: %v", err)
+	}
+	check(start.Add(3 * time.Second))
+	if err := read(); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read after the deadline: %v, want a timeout", err)
 	}
 }
 

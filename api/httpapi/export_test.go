@@ -12,7 +12,12 @@ var WithCompression = withCompression
 // AccessJSON, AccessAttrs and AccessMsg are the access line's two writers' parts, for the test
 // that compares them.
 var (
-	AccessJSON  = accessJSON
+	AccessJSON = accessJSON
+	// AppendSeconds and AppendJSONFloat are the access line's duration, fast and general.
+	AppendSeconds   = appendSeconds
+	AppendJSONFloat = appendJSONFloat
+	// PeerAddr is the connection's address as the access line takes it (cached).
+	PeerAddr    = peerAddr
 	AccessAttrs = accessAttrs
 )
 

@@ -3,8 +3,10 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 )
 
@@ -224,5 +227,46 @@ func TestAccessLineAddressAndIDBehindProxies(t *testing.T) {
 				t.Errorf("request id %q (line %v), forwarded %q believed: want %v", got, access["request_id"], tc.rid, tc.wantForwardedRID)
 			}
 		})
+	}
+}
+
+// The access line's duration written without the float formatting is the float's text, byte for
+// byte: every duration up to 3 ms, a million random ones up to 2 s, and the edges.
+func TestAccessSecondsAsTheFloat(t *testing.T) {
+	check := func(d time.Duration) {
+		if got, want := httpapi.AppendSeconds(nil, d), httpapi.AppendJSONFloat(nil, d.Seconds()); string(got) != string(want) {
+			t.Fatalf("%d ns: %s, want %s", int64(d), got, want)
+		}
+	}
+	for d := time.Duration(0); d <= 3*time.Millisecond; d++ {
+		check(d)
+	}
+	rng := rand.New(rand.NewPCG(24, 4))
+	for range 1_000_000 {
+		check(time.Duration(rng.Int64N(int64(2 * time.Second))))
+	}
+	for _, d := range []time.Duration{-1, time.Microsecond - 1, time.Microsecond, time.Second - 1, time.Second, time.Second + 1, 100 * time.Millisecond, 999_999_999, 1<<63 - 1, -1 << 63} {
+		check(d)
+	}
+}
+
+// The connection's address is taken from a cache by RemoteAddr: the same as parsing it, for any
+// spelling, in any order, with addresses that share a cache slot.
+func TestPeerAddrAsClientIP(t *testing.T) {
+	remotes := []string{"127.0.0.1:40000", "127.0.0.1:40001", "[::1]:40000", "[fe80::1%eth0]:443", "[::ffff:192.0.2.1]:80",
+		"garbage", "", "192.0.2.1", "203.0.113.9:1", "10.0.0.1:40000"}
+	for i := range 3000 {
+		remotes = append(remotes, fmt.Sprintf("198.51.100.%d:%d", i%256, 1024+i))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5 {
+		rng.Shuffle(len(remotes), func(i, j int) { remotes[i], remotes[j] = remotes[j], remotes[i] })
+		for _, remote := range remotes {
+			r := httptest.NewRequest(http.MethodGet, "/", nil)
+			r.RemoteAddr = remote
+			if got, want := httpapi.PeerAddr(r), geo.ClientIP(r, nil); got != want {
+				t.Fatalf("%q: %v, want %v", remote, got, want)
+			}
+		}
 	}
 }

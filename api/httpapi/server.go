@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -214,7 +215,11 @@ func New(d Deps) http.Handler {
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
 	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
-	products := withRoute(cs.productsHandler(api))
+	list := cs.productsHandler(api)
+	// The same for a client taking a coding: its answers other than the list's own encoded
+	// bytes (errors, another media type) are compressed as withCompression would.
+	listCoded := cs.productsHandler(compressedAfterVary(api))
+	products := withRoute(list)
 	root.Handle(productsPattern, products)
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
 	// an attacker would hammer, rate limited per address.
@@ -225,7 +230,38 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return withCompression(keepPattern(ExactFirst(productsPattern, products, root)))
+	return productsFirst(list, listCoded, withCompression(keepPattern(ExactFirst(productsPattern, products, root))))
+}
+
+// productsFirst hands the product list's own requests straight to its handler, with the route
+// noted as withRoute notes it: one layer instead of four (withCompression, keepPattern,
+// ExactFirst, withRoute) on the hottest read (issue 24). A client taking no coding gets list
+// (withCompression passes its answers through untouched); one taking br or gzip gets Vary as
+// withCompression sets it, then listCoded, which writes the list's bytes encoded once without
+// holding them in a compressing writer (which would pass them on unchanged) and compresses its
+// other answers. r.Pattern is put back afterwards, as keepPattern would. Everything else goes to
+// all.
+func productsFirst(list, listCoded, all http.Handler) http.Handler {
+	method, path, _ := strings.Cut(productsPattern, " ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method || r.URL.Path != path || r.URL.RawPath != "" {
+			all.ServeHTTP(w, r)
+			return
+		}
+		defer func(p string) { r.Pattern = p }(r.Pattern)
+		r.Pattern = productsPattern
+		noteRoute(r)
+		if compress.Prefer(r, "br", "gzip") == "" {
+			list.ServeHTTP(w, r)
+			return
+		}
+		if h := w.Header(); len(h["Vary"]) == 1 && h["Vary"][0] == "Origin" { // CORS's, as usual
+			h["Vary"] = varyOriginThenAcceptEncoding // Add's two lines, without its copy
+		} else {
+			h.Add("Vary", "Accept-Encoding")
+		}
+		listCoded.ServeHTTP(w, r)
+	})
 }
 
 // productsPattern is the product list's route.
