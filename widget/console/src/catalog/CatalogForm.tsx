@@ -254,7 +254,12 @@ export function CatalogForm({
               ))}
             </fieldset>
             <div className="row">
-              <DateField label={t.promoStartLabel} value={p.startDate} readOnly={readOnly} onChange={(startDate) => promo(i, { startDate })} />
+              <DateField
+                label={t.promoStartLabel}
+                value={p.startDate}
+                readOnly={readOnly}
+                onChange={(startDate) => promo(i, { startDate })}
+              />
               <DateField
                 label={t.promoEndLabel}
                 value={p.expirationDate}

@@ -100,9 +100,9 @@ describe('orders', () => {
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText('Status'), 'fraud');
     await user.type(screen.getByLabelText('Search'), 'buyer@');
-    // The date in the console's locale (ui/DateField.tsx): month, day, year in English.
+    // The date in the console's locale (ui/DateField.tsx): year, month, day in English.
     await user.click(within(screen.getByRole('group', { name: 'Created from' })).getAllByRole('spinbutton')[0]!);
-    await user.keyboard('11012026');
+    await user.keyboard('20261101');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
     await waitFor(() => expect(location.search).toBe('?status=fraud&q=buyer%40&from=2026-11-01'));
     await waitFor(() => expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('status')).toBe('fraud'));

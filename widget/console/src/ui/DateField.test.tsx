@@ -35,10 +35,11 @@ describe('DateField', () => {
     expect(changed).toHaveBeenLastCalledWith('2026-12-24');
   });
 
-  it('keeps the English (US) order month, day, year', async () => {
+  it('lays English (US too) out as YYYY-MM-DD, as the console shows days, never mm/dd/yyyy', async () => {
     await switchLocale('en-us');
-    render(<Harness initial="" onChange={() => undefined} />);
-    expect(segmentTypes()).toEqual(['month', 'day', 'year']);
+    render(<Harness initial="2026-12-01" onChange={() => undefined} />);
+    expect(segmentTypes()).toEqual(['year', 'month', 'day']);
+    expect(screen.getByRole('group', { name: 'Due' }).textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('2026-12-01');
   });
 
   it('reads "" and anything that is not a day as no date', () => {
