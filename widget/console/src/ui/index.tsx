@@ -2,7 +2,7 @@
 // an action and say how it went. Plain HTML elements throughout, so the keyboard and screen
 // readers get what browsers give them.
 import { tableFeatures, useTable, type CellContext, type ColumnDef, type RowData } from '@tanstack/react-table';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { t } from '../messages';
 import { ErrorNote } from './basics';
 
