@@ -179,6 +179,17 @@ export const texts: Messages = {
   linesHeading: 'Leitungen',
   linesCaption: 'Leitungen',
   timelineHeading: 'Verlauf',
+  timelineText: {
+    created: (kind: string, email: string) => `Bestellung (${kind}) aufgegeben von ${email}`,
+    invoice: (id: string, amount: string, gateway: string) => `Rechnung ${id}: ${amount} über ${gateway}`,
+    payment: () => 'Rechnung bezahlt',
+    review: (amount: string, expected: string, reason: string) => `Zahlung ${amount} zurückgestellt (erwartet ${expected}): ${reason}`,
+    webhook: (provider: string, id: string) => `Ereignis ${id} von ${provider}`,
+    job: (kind: string, id: string, attempts: number) => `Auftrag ${kind} ${id}, ${attempts} ${attempts === 1 ? 'Versuch' : 'Versuche'}`,
+    mail: (id: string, subject: string) => `E-Mail ${id}: ${subject}`,
+    audit: (action: string, target: string, by: string) => `${action} an ${target} durch ${by}`,
+    theCustomer: 'den Kunden',
+  },
   timelineKinds: {
     created: 'Erstellt',
     invoice: 'Rechnung',

@@ -186,6 +186,17 @@ export const texts = {
   linesHeading: 'Lines',
   linesCaption: 'Lines',
   timelineHeading: 'Timeline',
+  timelineText: {
+    created: (kind: string, email: string) => `${kind} order placed by ${email}`,
+    invoice: (id: string, amount: string, gateway: string) => `invoice ${id}: ${amount} by ${gateway}`,
+    payment: () => 'invoice paid',
+    review: (amount: string, expected: string, reason: string) => `payment ${amount} kept aside (expected ${expected}): ${reason}`,
+    webhook: (provider: string, id: string) => `${provider} event ${id}`,
+    job: (kind: string, id: string, attempts: number) => `${kind} job ${id}, ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}`,
+    mail: (id: string, subject: string) => `mail ${id}: ${subject}`,
+    audit: (action: string, target: string, by: string) => `${action} on ${target} by ${by}`,
+    theCustomer: 'the customer',
+  },
   timelineKinds: {
     created: 'Created',
     invoice: 'Invoice',

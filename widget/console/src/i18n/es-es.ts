@@ -179,6 +179,17 @@ export const texts: Messages = {
   linesHeading: 'Líneas',
   linesCaption: 'Líneas',
   timelineHeading: 'Cronología',
+  timelineText: {
+    created: (kind: string, email: string) => `Pedido (${kind}) realizado por ${email}`,
+    invoice: (id: string, amount: string, gateway: string) => `Factura ${id}: ${amount} mediante ${gateway}`,
+    payment: () => 'Factura pagada',
+    review: (amount: string, expected: string, reason: string) => `Pago de ${amount} apartado (se esperaba ${expected}): ${reason}`,
+    webhook: (provider: string, id: string) => `Evento ${id} de ${provider}`,
+    job: (kind: string, id: string, attempts: number) => `Tarea ${kind} ${id}, ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}`,
+    mail: (id: string, subject: string) => `Correo ${id}: ${subject}`,
+    audit: (action: string, target: string, by: string) => `${action} en ${target} por ${by}`,
+    theCustomer: 'el cliente',
+  },
   timelineKinds: {
     created: 'Creado',
     invoice: 'Factura',

@@ -177,6 +177,17 @@ export const texts: Messages = {
   linesHeading: 'Lijnen',
   linesCaption: 'Lijnen',
   timelineHeading: 'Tijdlijn',
+  timelineText: {
+    created: (kind: string, email: string) => `Bestelling (${kind}) geplaatst door ${email}`,
+    invoice: (id: string, amount: string, gateway: string) => `Factuur ${id}: ${amount} via ${gateway}`,
+    payment: () => 'Factuur betaald',
+    review: (amount: string, expected: string, reason: string) => `Betaling van ${amount} apart gezet (verwacht ${expected}): ${reason}`,
+    webhook: (provider: string, id: string) => `Gebeurtenis ${id} van ${provider}`,
+    job: (kind: string, id: string, attempts: number) => `Taak ${kind} ${id}, ${attempts} ${attempts === 1 ? 'poging' : 'pogingen'}`,
+    mail: (id: string, subject: string) => `E-mail ${id}: ${subject}`,
+    audit: (action: string, target: string, by: string) => `${action} op ${target} door ${by}`,
+    theCustomer: 'de klant',
+  },
   timelineKinds: {
     created: 'Aangemaakt',
     invoice: 'Factuur',

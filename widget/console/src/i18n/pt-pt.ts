@@ -180,6 +180,17 @@ export const texts: Messages = {
   linesHeading: 'Linhas',
   linesCaption: 'Linhas',
   timelineHeading: 'Cronologia',
+  timelineText: {
+    created: (kind: string, email: string) => `Encomenda (${kind}) feita por ${email}`,
+    invoice: (id: string, amount: string, gateway: string) => `Fatura ${id}: ${amount} via ${gateway}`,
+    payment: () => 'Fatura paga',
+    review: (amount: string, expected: string, reason: string) => `Pagamento de ${amount} posto de parte (esperado ${expected}): ${reason}`,
+    webhook: (provider: string, id: string) => `Evento ${id} de ${provider}`,
+    job: (kind: string, id: string, attempts: number) => `Tarefa ${kind} ${id}, ${attempts} ${attempts === 1 ? 'tentativa' : 'tentativas'}`,
+    mail: (id: string, subject: string) => `E-mail ${id}: ${subject}`,
+    audit: (action: string, target: string, by: string) => `${action} em ${target} por ${by}`,
+    theCustomer: 'o cliente',
+  },
   timelineKinds: {
     created: 'Criada',
     invoice: 'Fatura',

@@ -46,16 +46,11 @@ describe('subscriptions', () => {
     expect(screen.getByText('Your role may look here but not change anything.')).toBeTruthy();
     // Eight columns that fit at 1280 px (e2e console-1280): the line with its username and MAC, the
     // plan with its cycle and connections, the due date with the open renewal, the actions last.
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Line',
-      'Email',
-      'Status',
-      'Plan',
-      'Next due',
-      'Renews at',
-      'Auto-renew',
-      'Actions',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Line', 'Email', 'Status', 'Plan', 'Next due', 'Renews at', 'Auto-renew', 'Actions']);
     const cells = within(row).getAllByRole('cell');
     expect(cells[0]!.textContent).toBe('svc_1Username: ••••MAC: 00:1A:79:AA:BB:CC');
     expect(cells[3]!.textContent).toBe('Standard (2)Monthly · Connections: 1');

@@ -166,8 +166,22 @@ describe('order detail', () => {
     const fake = new FakeApi('owner').on('GET', '/orders/:id', () =>
       orderDetail(order({ status }), {
         timeline: [
-          { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
-          { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
+          {
+            at: '2026-11-20T10:00:00Z',
+            kind: 'created',
+            summary: 'plan order placed by a@example.com',
+            outcome: '',
+            detail: '',
+            args: ['plan', 'a@example.com'],
+          },
+          {
+            at: '2026-11-20T10:02:00Z',
+            kind: 'job',
+            summary: 'provision job 4, 3 attempt(s)',
+            outcome: 'dead',
+            detail: 'panel: timeout',
+            args: ['provision', '4', '3'],
+          },
         ],
       }),
     );
