@@ -6,6 +6,9 @@ import { formatMoney } from '../format';
 import { t } from '../messages';
 import type { OrderDetail } from '../schemas';
 
+/** jobKindName is a job's kind in the console's language; a kind the table does not know stays as it is. */
+export const jobKindName = (kind: string): string => t.jobKinds[kind] ?? kind;
+
 type TimelineEvent = OrderDetail['timeline'][number];
 
 const money = (amount: string, currency: string) =>
@@ -33,7 +36,7 @@ export function timelineText(e: TimelineEvent): string {
       if (n(2)) return w.webhook(a[0]!, a[1]!);
       break;
     case 'job':
-      if (n(3)) return w.job(a[0]!, a[1]!, Number(a[2]));
+      if (n(3)) return w.job(jobKindName(a[0]!), a[0]!, a[1]!, Number(a[2]));
       break;
     case 'mail':
       if (n(2)) return w.mail(a[0]!, a[1]!);
