@@ -84,7 +84,8 @@ var AdminTimelineEvent = Type("AdminTimelineEvent", func() {
 	Attribute("summary", String, "One line: what happened")
 	Attribute("outcome", String, "ok, failed, dead, queued, …; empty when the event has none")
 	Attribute("detail", String, "The last error, the operator, the reason; empty when none")
-	Required("at", "kind", "summary", "outcome", "detail")
+	Attribute("args", ArrayOf(String), `The summary's parts, so that a console words it in its operator's language (summary is English): created [kind, email]; invoice [invoiceId, amount in minor units, currency, gateway]; payment []; review [amount, currency, expected amount, expected currency, reason]; webhook [provider, eventId]; job [kind, id, attempts]; mail [id, subject]; audit [action, target, operator, empty for the customer]`)
+	Required("at", "kind", "summary", "outcome", "detail", "args")
 })
 
 var _ = Service("adminOrders", func() {

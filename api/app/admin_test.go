@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -155,8 +156,23 @@ func TestAdminSessionAndOrders(t *testing.T) {
 			t.Fatalf("GET /admin/orders/{id}: %v", err)
 		}
 		kinds := map[string]bool{}
+		// Each event's parts, for the console to word it in its operator's language (args by kind).
+		wantArgs := map[string]int{"created": 2, "invoice": 4, "payment": 0, "review": 5, "webhook": 2, "job": 3, "mail": 2, "audit": 3}
 		for _, e := range d.Timeline {
 			kinds[e.Kind] = true
+			if len(e.Args) != wantArgs[e.Kind] || e.Args == nil {
+				t.Errorf("%s event args %q, want %d parts", e.Kind, e.Args, wantArgs[e.Kind])
+			}
+			switch e.Kind {
+			case "created":
+				if e.Args[0] != "plan" || e.Args[1] != "buyer@example.com" {
+					t.Errorf("created args %q", e.Args)
+				}
+			case "invoice":
+				if e.Args[1] != strconv.FormatInt(bought.Total.Amount, 10) || e.Args[2] != bought.Total.Currency || e.Args[3] != "sandbox" {
+					t.Errorf("invoice args %q, order total %+v", e.Args, bought.Total)
+				}
+			}
 		}
 		for _, k := range []string{"created", "invoice", "payment", "job", "mail"} {
 			if !kinds[k] {

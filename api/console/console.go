@@ -245,6 +245,9 @@ func parseCursor(s string) (time.Time, string, error) {
 type Event struct {
 	At                             time.Time
 	Kind, Summary, Outcome, Detail string
+	// Args are the parts of Summary by Kind (the design's AdminTimelineEvent.args), for the
+	// console to word the event in the operator's language; Summary stays the English line.
+	Args []string
 }
 
 // Detail is one order, what it billed, why it was held, its lines and its timeline.
@@ -301,10 +304,12 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		d.Hold = &Hold{Hold: *h, Country: c.country(h.IP)}
 	}
 	add := func(e Event) { d.Timeline = append(d.Timeline, e) }
-	add(Event{At: o.CreatedAt, Kind: "created", Summary: fmt.Sprintf("%s order placed by %s", o.Kind, o.Email), Outcome: o.Status})
-	add(Event{At: o.CreatedAt, Kind: "invoice", Summary: fmt.Sprintf("invoice %s: %d %s by %s", o.InvoiceID, o.Total.Amount, o.Total.Currency, o.Gateway), Outcome: o.InvoiceStatus})
+	add(Event{At: o.CreatedAt, Kind: "created", Summary: fmt.Sprintf("%s order placed by %s", o.Kind, o.Email), Outcome: o.Status,
+		Args: []string{string(o.Kind), o.Email}})
+	add(Event{At: o.CreatedAt, Kind: "invoice", Summary: fmt.Sprintf("invoice %s: %d %s by %s", o.InvoiceID, o.Total.Amount, o.Total.Currency, o.Gateway), Outcome: o.InvoiceStatus,
+		Args: []string{o.InvoiceID, strconv.FormatInt(o.Total.Amount, 10), o.Total.Currency, o.Gateway}})
 	if !o.PaidAt.IsZero() {
-		add(Event{At: o.PaidAt, Kind: "payment", Summary: "invoice paid", Outcome: "paid"})
+		add(Event{At: o.PaidAt, Kind: "payment", Summary: "invoice paid", Outcome: "paid", Args: []string{}})
 	}
 	reviews, err := c.store.Reviews(ctx, 1000)
 	if err != nil {
@@ -320,7 +325,8 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 				out, detail = "accepted", r.DecidedBy
 			}
 			add(Event{At: r.CreatedAt, Kind: "review", Summary: fmt.Sprintf("payment %d %s kept aside (expected %d %s): %s", r.Amount.Amount,
-				r.Amount.Currency, r.Expected.Amount, r.Expected.Currency, r.Reason), Outcome: out, Detail: detail})
+				r.Amount.Currency, r.Expected.Amount, r.Expected.Currency, r.Reason), Outcome: out, Detail: detail,
+				Args: []string{strconv.FormatInt(r.Amount.Amount, 10), r.Amount.Currency, strconv.FormatInt(r.Expected.Amount, 10), r.Expected.Currency, r.Reason}})
 		}
 	}
 	// Providers' events name the invoice in their own bodies, each in its own shape: a stored
@@ -335,7 +341,8 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 			if h.Processed.IsZero() {
 				outcome = "pending"
 			}
-			add(Event{At: h.ReceivedAt, Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail)})
+			add(Event{At: h.ReceivedAt, Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail),
+				Args: []string{h.Provider, h.EventID}})
 		}
 	}
 	refs := append([]string{id}, o.InvoiceID)
@@ -347,7 +354,8 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		return Detail{}, err
 	}
 	for _, j := range jobs {
-		add(Event{At: j.UpdatedAt, Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError})
+		add(Event{At: j.UpdatedAt, Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError,
+			Args: []string{string(j.Kind), strconv.FormatInt(j.ID, 10), strconv.Itoa(j.Attempts)}})
 	}
 	// The outbox dates its messages by the wall clock, which a moved test clock leaves behind.
 	mails, err := c.store.MailTo(ctx, o.Email, o.CreatedAt.Add(-mailSlack))
@@ -355,7 +363,8 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		return Detail{}, err
 	}
 	for _, m := range mails {
-		add(Event{At: m.CreatedAt, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError})
+		add(Event{At: m.CreatedAt, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError,
+			Args: []string{strconv.FormatInt(m.ID, 10), m.Subject}})
 	}
 	for _, target := range refs {
 		entries, err := c.store.ListAudit(ctx, target, 200)
@@ -367,7 +376,8 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 			if who == "" {
 				who = "the customer"
 			}
-			add(Event{At: e.At, Kind: "audit", Summary: fmt.Sprintf("%s on %s by %s", e.Action, e.Target, who), Outcome: e.Result, Detail: e.Detail})
+			add(Event{At: e.At, Kind: "audit", Summary: fmt.Sprintf("%s on %s by %s", e.Action, e.Target, who), Outcome: e.Result, Detail: e.Detail,
+				Args: []string{e.Action, e.Target, e.Operator}})
 		}
 	}
 	sort.SliceStable(d.Timeline, func(i, j int) bool { return d.Timeline[i].At.Before(d.Timeline[j].At) })

@@ -398,7 +398,11 @@ func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*ge
 		res.Lines = append(res.Lines, adminLine(l, creds))
 	}
 	for _, e := range d.Timeline {
-		res.Timeline = append(res.Timeline, &genadminorders.AdminTimelineEvent{At: rfc3339(e.At), Kind: e.Kind, Summary: e.Summary, Outcome: e.Outcome, Detail: e.Detail})
+		args := e.Args
+		if args == nil {
+			args = []string{}
+		}
+		res.Timeline = append(res.Timeline, &genadminorders.AdminTimelineEvent{At: rfc3339(e.At), Kind: e.Kind, Summary: e.Summary, Outcome: e.Outcome, Detail: e.Detail, Args: args})
 	}
 	return res, nil
 }

@@ -266,9 +266,8 @@ func (c *Changes) Preview(ctx context.Context, r Request) (Quote, error) {
 	}
 	q := Quote{Service: s, From: from, To: to, Charge: r.Charge, Recurring: oldQ.Total, NewRecurring: newQ.Total,
 		Amount: money.Money{Currency: oldQ.Total.Currency}}
-	oldP := periodDays(from.NextDueDate, upsell.PricingCycle(from.BillingCycle))
-	newP := periodDays(to.NextDueDate, upsell.PricingCycle(to.BillingCycle))
-	oldLeft, newLeft := daysUntil(now, from.NextDueDate), daysUntil(now, to.NextDueDate)
+	d := Count(now, from.NextDueDate, upsell.PricingCycle(from.BillingCycle), to.NextDueDate, upsell.PricingCycle(to.BillingCycle))
+	oldLeft, oldP, newLeft, newP := d.OldLeft, d.OldPeriod, d.NewLeft, d.NewPeriod
 	q.DaysLeft, q.PeriodDays = newLeft, oldP
 	if r.Charge == ChargeNow {
 		q.Amount.Amount = Prorate(oldQ.Total.Amount, oldLeft, oldP, newQ.Total.Amount, newLeft, newP)
@@ -293,6 +292,28 @@ func Prorate(old int64, oldLeft, oldPeriod int, new int64, newLeft, newPeriod in
 		return (2*num + den) / (2 * den)
 	}
 	return -((-2*num + den) / (2 * den))
+}
+
+// Days are the day counts a change is prorated by: the days left of the period paid under the old
+// terms and its length, and the same under the new terms.
+type Days struct {
+	OldLeft, OldPeriod, NewLeft, NewPeriod int
+}
+
+// Count counts the days a change at now is prorated by. A period is counted back from its due date
+// (periodDays), which is shorter than the days the buyer paid for when the due date itself was
+// counted forward over a short month: a monthly line paid on 30 January is due on 2 March (Go's
+// AddDate, 31 days), while the month before 2 March is 28 days. The days left are then held to the
+// period's length, so a change never charges more than a whole period's difference ("31 of 28 days
+// left" charged €3.32 for a €3.00 connection); a due date the change moves on keeps its extra days.
+func Count(now, oldDue time.Time, oldCycle catalog.Cycle, newDue time.Time, newCycle catalog.Cycle) Days {
+	d := Days{OldPeriod: periodDays(oldDue, oldCycle), NewPeriod: periodDays(newDue, newCycle)}
+	d.OldLeft, d.NewLeft = daysUntil(now, oldDue), daysUntil(now, newDue)
+	if over := d.OldLeft - d.OldPeriod; over > 0 {
+		d.OldLeft -= over
+		d.NewLeft = max(d.NewLeft-over, 0)
+	}
+	return d
 }
 
 // periodDays is the length in days of the period of cycle that ends at due.

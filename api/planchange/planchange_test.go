@@ -2,7 +2,9 @@ package planchange_test
 
 import (
 	"testing"
+	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/planchange"
 )
 
@@ -28,6 +30,39 @@ func TestProrate(t *testing.T) {
 	} {
 		if got := planchange.Prorate(tc.old, tc.oldLeft, tc.oldPeriod, tc.new, tc.newLeft, tc.newPeriod); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Count holds the days left to the period's length: a monthly line paid on 30 January is due on
+// 2 March, and a change on 30 January charged 31 of 28 days (€3.32 for a €3.00 connection) before.
+func TestCountHoldsDaysLeftToThePeriod(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	monthly := catalog.Cycle("monthly")
+	for _, tc := range []struct {
+		name           string
+		now, old, next string
+		want           planchange.Days
+	}{
+		{"paid on 30 January, due 2 March", "2027-01-30", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 28, NewPeriod: 28}},
+		{"the same line, its due date ten days on", "2027-01-30", "2027-03-02", "2027-03-12", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 38, NewPeriod: 28}},
+		{"mid-period, nothing to hold", "2027-02-15", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 15, OldPeriod: 28, NewLeft: 15, NewPeriod: 28}},
+		{"a 30-day month, whole period", "2026-11-20", "2026-12-20", "2026-12-20", planchange.Days{OldLeft: 30, OldPeriod: 30, NewLeft: 30, NewPeriod: 30}},
+	} {
+		got := planchange.Count(day(tc.now), day(tc.old), monthly, day(tc.next), monthly)
+		if got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+		if tc.old == tc.next {
+			if p := planchange.Prorate(1299, got.OldLeft, got.OldPeriod, 1599, got.NewLeft, got.NewPeriod); got.OldLeft == got.OldPeriod && p != 300 {
+				t.Errorf("%s: a whole period charged %d, want 300", tc.name, p)
+			}
 		}
 	}
 }

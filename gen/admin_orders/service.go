@@ -150,6 +150,13 @@ type AdminTimelineEvent struct {
 	Outcome string
 	// The last error, the operator, the reason; empty when none
 	Detail string
+	// The summary's parts, so that a console words it in its operator's language
+	// (summary is English): created [kind, email]; invoice [invoiceId, amount in
+	// minor units, currency, gateway]; payment []; review [amount, currency,
+	// expected amount, expected currency, reason]; webhook [provider, eventId];
+	// job [kind, id, attempts]; mail [id, subject]; audit [action, target,
+	// operator, empty for the customer]
+	Args []string
 }
 
 // GetPayload is the payload type of the adminOrders service get method.

@@ -1,32 +1,38 @@
 // The console's shell: the setup page (public, from the one-time link), sign-in, and once signed
 // in the navigation and the screen of the URL. A 401 from any call (session over) shows sign-in
 // again; the CSRF token lives in the API client's memory only.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApi } from './api';
 import { CreditsBanner } from './CreditsBanner';
 import { Ctx } from './context';
 import { locale, rememberLocale, switchLocale, t, type LocaleCode } from './messages';
 import { href, Link, useRoute, type Route } from './router';
 import type { Session } from './schemas';
-import { Audit } from './screens/Audit';
-import { Catalog } from './screens/Catalog';
-import { CustomerDetail, Customers } from './screens/Customers';
-import { Dashboard } from './screens/Dashboard';
-import { Jobs } from './screens/Jobs';
-import { LineDrift } from './screens/LineDrift';
-import { MailList } from './screens/Mail';
-import { Operators } from './screens/Operators';
-import { Payments } from './screens/Payments';
-import { OrderDetail } from './screens/OrderDetail';
-import { HeldOrders, Orders } from './screens/Orders';
-import { Promotions } from './screens/Promotions';
-import { Setup } from './screens/Setup';
-import { Settings } from './screens/Settings';
-import { Subscriptions } from './screens/Subscriptions';
 import { SignIn } from './screens/SignIn';
-import { Webhooks } from './screens/Webhooks';
-import { ErrorNote } from './ui';
+import { ErrorNote } from './ui/basics';
 import { LanguageMenu } from './ui/LanguageMenu';
+
+// Every screen but sign-in is its own chunk, loaded when its route is first shown (React.lazy): the
+// first page fetches the shell, sign-in and the screen it opens on, not all sixteen screens. Shared
+// parts (ui/, the table and dialog libraries) become chunks of their own that the screens share.
+const Audit = lazy(() => import('./screens/Audit').then((m) => ({ default: m.Audit })));
+const Catalog = lazy(() => import('./screens/Catalog').then((m) => ({ default: m.Catalog })));
+const Customers = lazy(() => import('./screens/Customers').then((m) => ({ default: m.Customers })));
+const CustomerDetail = lazy(() => import('./screens/Customers').then((m) => ({ default: m.CustomerDetail })));
+const Dashboard = lazy(() => import('./screens/Dashboard').then((m) => ({ default: m.Dashboard })));
+const Jobs = lazy(() => import('./screens/Jobs').then((m) => ({ default: m.Jobs })));
+const LineDrift = lazy(() => import('./screens/LineDrift').then((m) => ({ default: m.LineDrift })));
+const MailList = lazy(() => import('./screens/Mail').then((m) => ({ default: m.MailList })));
+const Operators = lazy(() => import('./screens/Operators').then((m) => ({ default: m.Operators })));
+const Payments = lazy(() => import('./screens/Payments').then((m) => ({ default: m.Payments })));
+const OrderDetail = lazy(() => import('./screens/OrderDetail').then((m) => ({ default: m.OrderDetail })));
+const Orders = lazy(() => import('./screens/Orders').then((m) => ({ default: m.Orders })));
+const HeldOrders = lazy(() => import('./screens/Orders').then((m) => ({ default: m.HeldOrders })));
+const Promotions = lazy(() => import('./screens/Promotions').then((m) => ({ default: m.Promotions })));
+const Setup = lazy(() => import('./screens/Setup').then((m) => ({ default: m.Setup })));
+const Settings = lazy(() => import('./screens/Settings').then((m) => ({ default: m.Settings })));
+const Subscriptions = lazy(() => import('./screens/Subscriptions').then((m) => ({ default: m.Subscriptions })));
+const Webhooks = lazy(() => import('./screens/Webhooks').then((m) => ({ default: m.Webhooks })));
 
 /** NAV lists the screens in the navigation, by their path below /checkout/admin/. */
 export const NAV = [
@@ -109,7 +115,16 @@ function Page({ title, children, nav }: { title: string; children: ReactNode; na
         <h1 ref={h1} tabIndex={-1}>
           {title}
         </h1>
-        {children}
+        {/* A screen's chunk on its way: the heading is there already, the body says it is loading. */}
+        <Suspense
+          fallback={
+            <p className="muted" role="status" data-testid="screen-loading">
+              {t.loading}
+            </p>
+          }
+        >
+          {children}
+        </Suspense>
       </main>
     </>
   );

@@ -47,7 +47,8 @@ const shortDayFormat = () => cached('short-day', (l) => new Intl.DateTimeFormat(
  * one unambiguous form for US and UK operators alike, and the form the end-to-end tests and
  * operators' habits know. Every other language reads Intl's medium date in its own order.
  */
-const isoDates = () => locale === 'en' || locale === 'en-us' || locale === 'en-gb';
+/** isoDates is true in English, whose console shows days as YYYY-MM-DD (no US/UK ambiguity). */
+export const isoDates = () => locale === 'en' || locale === 'en-us' || locale === 'en-gb';
 
 /** formatTime shows an RFC 3339 instant in UTC ("2026-11-23 14:05 UTC", "23.11.2026, 14:05 UTC"); "" stays "—". */
 export function formatTime(iso: string): string {

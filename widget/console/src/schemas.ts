@@ -162,6 +162,8 @@ export const TimelineEventSchema = v.object({
   summary: v.string(),
   outcome: v.string(),
   detail: v.string(),
+  /** The summary's parts by kind (the design's AdminTimelineEvent.args), worded in the console's language. */
+  args: v.array(v.string()),
 });
 
 export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string(), gateways: v.array(v.string()) });

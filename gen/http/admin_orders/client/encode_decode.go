@@ -427,6 +427,10 @@ func unmarshalAdminTimelineEventResponseBodyToAdminordersAdminTimelineEvent(v *A
 		Outcome: *v.Outcome,
 		Detail:  *v.Detail,
 	}
+	res.Args = make([]string, len(v.Args))
+	for i, val := range v.Args {
+		res.Args[i] = val
+	}
 
 	return res
 }

@@ -268,6 +268,13 @@ type AdminTimelineEventResponseBody struct {
 	Outcome *string `form:"outcome,omitempty" json:"outcome,omitempty" xml:"outcome,omitempty"`
 	// The last error, the operator, the reason; empty when none
 	Detail *string `form:"detail,omitempty" json:"detail,omitempty" xml:"detail,omitempty"`
+	// The summary's parts, so that a console words it in its operator's language
+	// (summary is English): created [kind, email]; invoice [invoiceId, amount in
+	// minor units, currency, gateway]; payment []; review [amount, currency,
+	// expected amount, expected currency, reason]; webhook [provider, eventId];
+	// job [kind, id, attempts]; mail [id, subject]; audit [action, target,
+	// operator, empty for the customer]
+	Args []string `form:"args,omitempty" json:"args,omitempty" xml:"args,omitempty"`
 }
 
 // NewListResultOK builds a "adminOrders" service "list" endpoint result from a
@@ -913,6 +920,9 @@ func ValidateAdminTimelineEventResponseBody(body *AdminTimelineEventResponseBody
 	}
 	if body.Detail == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("detail", "body"))
+	}
+	if body.Args == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("args", "body"))
 	}
 	if body.Kind != nil {
 		if !(*body.Kind == "created" || *body.Kind == "invoice" || *body.Kind == "payment" || *body.Kind == "review" || *body.Kind == "webhook" || *body.Kind == "job" || *body.Kind == "mail" || *body.Kind == "audit") {

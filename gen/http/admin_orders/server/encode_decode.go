@@ -462,6 +462,14 @@ func marshalAdminordersAdminTimelineEventToAdminTimelineEventResponseBody(v *adm
 		Outcome: v.Outcome,
 		Detail:  v.Detail,
 	}
+	if v.Args != nil {
+		res.Args = make([]string, len(v.Args))
+		for i, val := range v.Args {
+			res.Args[i] = val
+		}
+	} else {
+		res.Args = []string{}
+	}
 
 	return res
 }

@@ -268,6 +268,13 @@ type AdminTimelineEventResponseBody struct {
 	Outcome string `form:"outcome" json:"outcome" xml:"outcome"`
 	// The last error, the operator, the reason; empty when none
 	Detail string `form:"detail" json:"detail" xml:"detail"`
+	// The summary's parts, so that a console words it in its operator's language
+	// (summary is English): created [kind, email]; invoice [invoiceId, amount in
+	// minor units, currency, gateway]; payment []; review [amount, currency,
+	// expected amount, expected currency, reason]; webhook [provider, eventId];
+	// job [kind, id, attempts]; mail [id, subject]; audit [action, target,
+	// operator, empty for the customer]
+	Args []string `form:"args" json:"args" xml:"args"`
 }
 
 // NewListResponseBody builds the HTTP response body from the result of the

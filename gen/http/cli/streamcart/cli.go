@@ -81,7 +81,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"gmd\" --action \"kao\" --target \"rfm\" --ip \"6z6\" --limit 187 --cursor \"bky\" --session \"mdb\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"bky\" --action \"mdb\" --target \"2gi\" --ip \"7jv\" --limit 361 --cursor \"140\" --session \"08q\"" + "\n" +
 		os.Args[0] + " " + "admin-catalog get --session \"ihq\"" + "\n" +
 		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"" + "\n" +
@@ -1674,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gmd\" --action \"kao\" --target \"rfm\" --ip \"6z6\" --limit 187 --cursor \"bky\" --session \"mdb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"bky\" --action \"mdb\" --target \"2gi\" --ip \"7jv\" --limit 361 --cursor \"140\" --session \"08q\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -2060,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 449 --cursor \"ez0\" --session \"5q9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 481 --cursor \"j3w\" --session \"t2y\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2078,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"4xg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jd0\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2221,7 +2221,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"n0d\" --outcome \"r4b\" --limit 186 --cursor \"5ta\" --session \"m51\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"511\" --outcome \"j9f\" --limit 89 --cursor \"e88\" --session \"cju\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2250,7 +2250,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5po\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jek\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2832,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 95 --session \"lgh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 255 --session \"6qv\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2869,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"UVI\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Mjb\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -2891,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 4573844751649706324 --currency \"jbS\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3739269216534099635 --currency \"oGb\" --locale \"nl-nl\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2911,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"muu\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"CkX\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2949,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2073383077471261103 --from \"Ut quia.\" --to \"Vitae velit nobis amet ab voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 435680786859313574 --from \"Sint ea delectus similique.\" --to \"Sed id incidunt iusto ipsam.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2967,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2985,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 func catalogDevicesUsage() {
@@ -3003,7 +3003,7 @@ func catalogDevicesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"pt-pt\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -3064,7 +3064,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Est ullam aut.\" --t \"jzs\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Voluptate consectetur eius iure.\" --t \"yvt\" --locale \"es-es\"")
 }
 
 func invoicesPdfUsage() {
@@ -3086,7 +3086,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"cfz\" --t \"put\" --token \"Sed provident qui reiciendis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"mn9\" --t \"v3c\" --token \"Quod soluta nesciunt deserunt.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3108,7 +3108,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"1b4\" --t \"qlq\" --token \"Necessitatibus et iusto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"b9p\" --t \"x9v\" --token \"Est eum atque est quidem ut.\"")
 }
 
 func invoicesPayUsage() {
@@ -3132,7 +3132,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ly3\",\n      \"returnUrl\": \"8zj\"\n   }' --invoice-id \"Est tempora debitis porro est voluptatem perferendis.\" --t \"9l1\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"yl1\",\n      \"returnUrl\": \"wev\"\n   }' --invoice-id \"Ab est enim excepturi.\" --t \"s4i\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3229,7 +3229,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"dye\" --pid 8364248178484380011")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"lme\" --pid 3892308098659870804")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3265,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"q7h\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"StB\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 35,\n      \"gateway\": \"Quae corporis expedita.\",\n      \"pid\": 2,\n      \"promoCode\": \"odz\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"0jl\"\n   }' --token \"Explicabo commodi aut ea iste eaque voluptatem.\" --idempotency-key \"png\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"w73\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tUj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 55,\n      \"gateway\": \"Laudantium doloremque architecto id.\",\n      \"pid\": 2,\n      \"promoCode\": \"kur\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"jdu\"\n   }' --token \"Culpa nulla doloremque expedita cumque praesentium.\" --idempotency-key \"n4\"")
 }
 
 func orderGetUsage() {
@@ -3285,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quos sapiente excepturi non reiciendis consequuntur iusto.\" --token \"Ipsa et ut quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quam culpa quia deserunt.\" --token \"Error omnis minus doloremque laudantium distinctio ipsam.\"")
 }
 
 func orderEventsUsage() {
@@ -3307,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"lrv\" --token \"Molestiae dolor minima perspiciatis accusantium.\" --last-event-id \"39\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"w2j\" --token \"Et autem accusantium quod.\" --last-event-id \"9\"")
 }
 
 func orderListUsage() {
@@ -3325,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Quos et eius sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Iste nobis.\"")
 }
 
 func orderCancelUsage() {
@@ -3345,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Alias hic blanditiis laboriosam accusamus.\" --token \"Nobis quia qui quia itaque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Accusamus eaque culpa eligendi sint magnam.\" --token \"Sed velit quis quis explicabo.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3373,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"HZm\",\n      \"extraConnections\": 26,\n      \"pid\": 2,\n      \"promoCode\": \"tmw\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"XIq\",\n      \"extraConnections\": 21,\n      \"pid\": 2,\n      \"promoCode\": \"d7x\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3413,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Ut aperiam repellat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Nisi sit quidem vero.\"")
 }
 
 func servicesGetUsage() {
@@ -3435,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Temporibus et fugit sed architecto ipsum ad.\" --locale \"de-de\" --token \"Quidem vero et voluptatem harum quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Sequi totam laudantium explicabo iure.\" --locale \"en-us\" --token \"Enim saepe quasi est.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Et culpa enim aut corrupti.\" --locale \"nl-nl\" --token \"Id sint magnam magnam ratione illum.\"")
 }
 
 func servicesQrUsage() {
@@ -3481,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Est illo ea consectetur et ut.\" --kind \"xtream\" --locale \"pt-pt\" --token \"Rerum sapiente unde.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Ea est ea.\" --kind \"xtream\" --locale \"en\" --token \"Ullam alias ad natus est illo.\"")
 }
 
 func servicesRestartUsage() {
@@ -3503,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Doloremque eius reprehenderit est est nemo.\" --locale \"en\" --token \"Voluptatibus velit molestiae eum necessitatibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Impedit qui et veritatis ullam voluptate sed.\" --locale \"pt-pt\" --token \"Doloremque asperiores doloremque eius.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Deserunt consectetur et pariatur.\" --locale \"es-es\" --token \"Explicabo fugit error voluptas blanditiis commodi aliquid.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Debitis necessitatibus sit.\" --locale \"nl-nl\" --token \"Vero dolores laudantium minima error saepe et.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Delectus officiis voluptatibus.\" --locale \"nl-nl\" --token \"Enim quia est dolor enim sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Est eos officiis quia.\" --locale \"es-es\" --token \"Consequatur voluptas.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Omnis laborum sunt et.\" --locale \"de-de\" --token \"Velit vel delectus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit ipsam beatae.\" --locale \"nl-nl\" --token \"Neque et porro eos iusto quisquam praesentium.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"c44\",\n      \"pid\": 5685237343462270560,\n      \"returnUrl\": \"evj\"\n   }' --service-id \"Cum natus aut hic.\" --locale \"nl-nl\" --token \"Corporis ea qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"6m2\",\n      \"pid\": 2302679170536517158,\n      \"returnUrl\": \"kog\"\n   }' --service-id \"Impedit qui ut ipsam.\" --locale \"es-es\" --token \"Architecto cupiditate aspernatur fuga eaque incidunt voluptatem.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Aperiam sint doloribus.\" --locale \"en-gb\" --token \"Praesentium molestiae quos explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Odio eveniet consectetur sint.\" --locale \"pt-pt\" --token \"Rerum quia at placeat reprehenderit illo beatae.\"")
 }
 
 func servicesResumeUsage() {
@@ -3749,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"khz\",\n      \"token\": \"r4m\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"opi\",\n      \"token\": \"dm7\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3767,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"v0v\",\n      \"token\": \"5ai\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"nu1\",\n      \"token\": \"weq\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3785,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"u1x\",\n      \"otp\": \"r8n\",\n      \"password\": \"wgp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"mwy\",\n      \"otp\": \"hst\",\n      \"password\": \"hfc\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3803,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"jma\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"fcr\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3823,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Totam et velit cumque ut id.\" --session \"zxd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Dolorem qui assumenda id.\" --session \"ngm\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { t } from '../messages';
 import type { CatalogForm as Form, FormOption } from '../schemas';
 import { Field, Status } from '../ui';
+import { DateField } from '../ui/DateField';
 
 type Prices = Record<string, Record<string, string>>;
 
@@ -253,28 +254,18 @@ export function CatalogForm({
               ))}
             </fieldset>
             <div className="row">
-              <Field label={t.promoStartLabel}>
-                {(id) => (
-                  <input
-                    id={id}
-                    type="date"
-                    value={p.startDate}
-                    readOnly={readOnly}
-                    onChange={(e) => promo(i, { startDate: e.target.value })}
-                  />
-                )}
-              </Field>
-              <Field label={t.promoEndLabel}>
-                {(id) => (
-                  <input
-                    id={id}
-                    type="date"
-                    value={p.expirationDate}
-                    readOnly={readOnly}
-                    onChange={(e) => promo(i, { expirationDate: e.target.value })}
-                  />
-                )}
-              </Field>
+              <DateField
+                label={t.promoStartLabel}
+                value={p.startDate}
+                readOnly={readOnly}
+                onChange={(startDate) => promo(i, { startDate })}
+              />
+              <DateField
+                label={t.promoEndLabel}
+                value={p.expirationDate}
+                readOnly={readOnly}
+                onChange={(expirationDate) => promo(i, { expirationDate })}
+              />
               <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>
                 {(id, hint) => (
                   <input

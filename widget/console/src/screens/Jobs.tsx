@@ -4,6 +4,19 @@ import { formatTime } from '../format';
 import { t } from '../messages';
 import { href, navigate, useRoute } from '../router';
 import { ConfirmButton, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
+import { jobKindName } from '../ui/timeline';
+
+/** JobKind names a job's kind in the console's language, with the kind as `streamcart jobs list --kind` takes it. */
+function JobKind({ kind }: { kind: string }) {
+  const name = jobKindName(kind);
+  if (name === kind) return <>{kind}</>;
+  return (
+    <span className="stack">
+      <span>{name}</span>
+      <code className="sub">{kind}</code>
+    </span>
+  );
+}
 
 const STATES = ['', 'queued', 'failed', 'dead'] as const;
 
@@ -34,7 +47,7 @@ export function Jobs() {
           rowKey={(j) => j.id}
           columns={[
             { header: t.colJob, cell: (j) => j.id, numeric: true },
-            { header: t.colKind, cell: (j) => j.kind },
+            { header: t.colKind, cell: (j) => <JobKind kind={j.kind} /> },
             { header: t.colRef, cell: (j) => <code>{j.ref}</code> },
             { header: t.colState, cell: (j) => <Status value={j.state} /> },
             { header: t.colAttempts, cell: (j) => j.attempts, numeric: true },

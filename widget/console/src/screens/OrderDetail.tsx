@@ -12,6 +12,7 @@ import { href, Link } from '../router';
 import type { Hold, OrderDetail as Detail, Refund } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from '../ui/LinesTable';
+import { timelineText } from '../ui/timeline';
 
 // version changes after each refund made on the page, so the list shows it.
 function Refunds({ id, version, taxed }: { id: string; version: number; taxed: boolean }) {
@@ -199,7 +200,7 @@ export function OrderDetail({ id }: { id: string }) {
           {d.timeline.map((e, i) => (
             <li key={i}>
               <time dateTime={e.at}>{formatTime(e.at)}</time>{' '}
-              <span className="kind">{(t.timelineKinds as Record<string, string>)[e.kind] ?? e.kind}</span> <span>{e.summary}</span>
+              <span className="kind">{(t.timelineKinds as Record<string, string>)[e.kind] ?? e.kind}</span> <span>{timelineText(e)}</span>
               {e.outcome && (
                 <>
                   {' '}

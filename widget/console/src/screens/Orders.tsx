@@ -10,6 +10,7 @@ import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { ORDER_STATUSES, type Order } from '../schemas';
 import { ApproveButton } from '../money/ApproveButton';
+import { DateField } from '../ui/DateField';
 import { orderColumns } from '../ui/orderColumns';
 import { ConfirmButton, Field, Loading, Outcome, Pager, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
 import { ORDER_KINDS } from '../schemas';
@@ -148,8 +149,8 @@ export function Orders() {
             </select>
           )}
         </Field>
-        <Field label={t.filterFrom}>{(id) => <input id={id} type="date" value={draft.from} onChange={set('from')} />}</Field>
-        <Field label={t.filterTo}>{(id) => <input id={id} type="date" value={draft.to} onChange={set('to')} />}</Field>
+        <DateField label={t.filterFrom} value={draft.from} onChange={(from) => setDraft({ ...draft, from })} />
+        <DateField label={t.filterTo} value={draft.to} onChange={(to) => setDraft({ ...draft, to })} />
         <div className="filter-buttons">
           <button type="submit" className="primary">
             {t.applyFilters}

@@ -7,6 +7,7 @@ import { formatDay } from '../format';
 import { t } from '../messages';
 import { PROMO_TYPES, type Promotion } from '../schemas';
 import { ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
+import { DateField } from '../ui/DateField';
 import { ApiError } from '../api';
 
 function Problems({ error }: { error: unknown }) {
@@ -72,10 +73,8 @@ function CreateForm({ onDone }: { onDone: () => void }) {
       <Field label={t.promoAppliesLabel} hint={t.promoAppliesHint}>
         {(id, hint) => <input id={id} aria-describedby={hint} value={f.appliesTo} onChange={set('appliesTo')} />}
       </Field>
-      <Field label={t.promoStartLabel}>{(id) => <input id={id} type="date" value={f.startDate} onChange={set('startDate')} />}</Field>
-      <Field label={t.promoEndLabel}>
-        {(id) => <input id={id} type="date" value={f.expirationDate} onChange={set('expirationDate')} />}
-      </Field>
+      <DateField label={t.promoStartLabel} value={f.startDate} onChange={(startDate) => setF({ ...f, startDate })} />
+      <DateField label={t.promoEndLabel} value={f.expirationDate} onChange={(expirationDate) => setF({ ...f, expirationDate })} />
       <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>
         {(id, hint) => <input id={id} aria-describedby={hint} type="number" min={0} value={f.maxUses} onChange={set('maxUses')} />}
       </Field>
@@ -108,12 +107,8 @@ function EditForm({ promo, onDone, onClose }: { promo: Promotion; onDone: () => 
   return (
     <form className="card filters" onSubmit={submit} aria-labelledby="promo-edit-h" data-testid="promotion-edit">
       <h2 id="promo-edit-h">{t.editPromotionHeading(promo.code)}</h2>
-      <Field label={t.promoStartLabel}>
-        {(id) => <input id={id} type="date" value={f.startDate} onChange={(e) => setF({ ...f, startDate: e.target.value })} />}
-      </Field>
-      <Field label={t.promoEndLabel}>
-        {(id) => <input id={id} type="date" value={f.expirationDate} onChange={(e) => setF({ ...f, expirationDate: e.target.value })} />}
-      </Field>
+      <DateField label={t.promoStartLabel} value={f.startDate} onChange={(startDate) => setF({ ...f, startDate })} />
+      <DateField label={t.promoEndLabel} value={f.expirationDate} onChange={(expirationDate) => setF({ ...f, expirationDate })} />
       <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>
         {(id, hint) => (
           <input

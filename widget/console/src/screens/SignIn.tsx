@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Api } from '../api';
 import { t } from '../messages';
 import type { Session } from '../schemas';
-import { ErrorNote, Field } from '../ui';
+import { ErrorNote, Field } from '../ui/basics';
 
 export function SignIn({ api, onSignedIn }: { api: Api; onSignedIn: (s: Session) => void }) {
   const [email, setEmail] = useState('');

@@ -44,6 +44,17 @@ describe('subscriptions', () => {
     expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Cancel auto-renew' }).disabled).toBe(true);
     expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Send renewal link' }).disabled).toBe(true);
     expect(screen.getByText('Your role may look here but not change anything.')).toBeTruthy();
+    // Eight columns that fit at 1280 px (e2e console-1280): the line with its username and MAC, the
+    // plan with its cycle and connections, the due date with the open renewal, the actions last.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Line', 'Email', 'Status', 'Plan', 'Next due', 'Renews at', 'Auto-renew', 'Actions']);
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[0]!.textContent).toBe('svc_1Username: ••••MAC: 00:1A:79:AA:BB:CC');
+    expect(cells[3]!.textContent).toBe('Standard (2)Monthly · Connections: 1');
+    expect(cells[4]!.textContent).toBe('2026-12-20Renewal invoice: inv_9');
 
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText('Status'), 'Overdue');
@@ -62,7 +73,7 @@ describe('subscriptions', () => {
 
     await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Next page' }));
-    await screen.findByText('3 days');
+    await screen.findByText('Overdue: 3 days');
     expect(fake.calledWith('GET', '/services').at(-1)!.query.get('cursor')).toBe('c2');
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     await waitFor(() => expect(fake.calledWith('GET', '/services').at(-1)!.query.get('cursor')).toBeNull());

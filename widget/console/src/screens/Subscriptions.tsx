@@ -13,6 +13,7 @@ import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { SERVICE_STATUSES, type Subscription } from '../schemas';
 import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
+import { Id } from '../ui/Id';
 import { LineDialog, type LineAction } from '../ui/LineDialogs';
 
 const FILTERS = ['status', 'q', 'dueWithin', 'autoRenew', 'pid'] as const;
@@ -129,23 +130,65 @@ export function Subscriptions() {
     );
   };
 
-  // What a seller scans for first, and the actions, come before the plan's details: at any width
-  // the actions show without scrolling the table sideways.
+  // Eight columns that fit at 1280 px in every language (issue 26, point 8): what belongs together
+  // shares a cell (the line with its username and MAC, the plan with its cycle and connections, the
+  // due date with the days overdue and the open renewal), long ids abbreviated (ui/Id.tsx), the
+  // actions last and wrapping; below 640 px each row is a card.
   const columns: Column<Subscription>[] = [
-    { header: t.colService, cell: (s) => <code>{s.serviceId}</code> },
+    {
+      header: t.colService,
+      cell: (s) => (
+        <span className="stack">
+          <Id value={s.serviceId} />
+          {s.username && (
+            <span className="sub">
+              {t.colUsername}: <code>{s.username}</code>
+            </span>
+          )}
+          {s.macAddress && (
+            <span className="sub">
+              {t.colMac}: <code>{s.macAddress}</code>
+            </span>
+          )}
+        </span>
+      ),
+    },
     { header: t.colEmail, cell: (s) => <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>{s.customer.email}</Link> },
     { header: t.colStatus, cell: (s) => <Status value={s.status} /> },
-    { header: t.colNextDue, cell: (s) => <span className="nowrap">{formatDay(s.nextDueDate)}</span> },
-    { header: t.colOverdue, cell: (s) => t.overdueDays(s.overdueDays), numeric: true },
+    {
+      header: t.colPlan,
+      cell: (s) => (
+        <span className="stack">
+          <span>
+            {s.plan} ({s.pid})
+          </span>
+          <span className="sub">
+            {t.cycleNames[s.billingCycle] ?? s.billingCycle} · {t.colConnections}: {s.maxConnections}
+          </span>
+        </span>
+      ),
+    },
+    {
+      header: t.colNextDue,
+      cell: (s) => (
+        <span className="stack">
+          <span className="nowrap">{formatDay(s.nextDueDate)}</span>
+          {s.overdueDays > 0 && (
+            <span className="sub overdue">
+              {t.colOverdue}: {t.overdueDays(s.overdueDays)}
+            </span>
+          )}
+          {s.renewalInvoiceId && (
+            <span className="sub">
+              {t.colRenewalInvoice}: <Id value={s.renewalInvoiceId} />
+            </span>
+          )}
+        </span>
+      ),
+    },
+    { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
     { header: t.colAutoRenew, cell: autoRenewText },
     { header: t.colActions, cell: actions },
-    { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
-    { header: t.colPlan, cell: (s) => `${s.plan} (${s.pid})` },
-    { header: t.colCycle, cell: (s) => t.cycleNames[s.billingCycle] ?? s.billingCycle },
-    { header: t.colConnections, cell: (s) => s.maxConnections, numeric: true },
-    { header: t.colRenewalInvoice, cell: (s) => s.renewalInvoiceId ?? '—' },
-    { header: t.colUsername, cell: (s) => <code>{s.username}</code> },
-    { header: t.colMac, cell: (s) => (s.macAddress ? <code>{s.macAddress}</code> : '—') },
   ];
 
   return (

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toCsv } from '../csv';
@@ -100,7 +100,9 @@ describe('orders', () => {
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText('Status'), 'fraud');
     await user.type(screen.getByLabelText('Search'), 'buyer@');
-    fireEvent.change(screen.getByLabelText('Created from'), { target: { value: '2026-11-01' } });
+    // The date in the console's locale (ui/DateField.tsx): year, month, day in English.
+    await user.click(within(screen.getByRole('group', { name: 'Created from' })).getAllByRole('spinbutton')[0]!);
+    await user.keyboard('20261101');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));
     await waitFor(() => expect(location.search).toBe('?status=fraud&q=buyer%40&from=2026-11-01'));
     await waitFor(() => expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('status')).toBe('fraud'));
@@ -164,8 +166,22 @@ describe('order detail', () => {
     const fake = new FakeApi('owner').on('GET', '/orders/:id', () =>
       orderDetail(order({ status }), {
         timeline: [
-          { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
-          { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
+          {
+            at: '2026-11-20T10:00:00Z',
+            kind: 'created',
+            summary: 'plan order placed by a@example.com',
+            outcome: '',
+            detail: '',
+            args: ['plan', 'a@example.com'],
+          },
+          {
+            at: '2026-11-20T10:02:00Z',
+            kind: 'job',
+            summary: 'provision job 4, 3 attempt(s)',
+            outcome: 'dead',
+            detail: 'panel: timeout',
+            args: ['provision', '4', '3'],
+          },
         ],
       }),
     );

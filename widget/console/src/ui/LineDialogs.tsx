@@ -8,6 +8,7 @@ import { useConsole } from '../context';
 import { formatDay, formatMoney } from '../format';
 import { t, tag } from '../messages';
 import type { Charge, LineChange, Subscription } from '../schemas';
+import { DateField } from './DateField';
 import { ErrorNote, Field } from './index';
 import { ConfirmDialog, Dialog } from './Dialog';
 
@@ -114,9 +115,7 @@ export function ChangeDialog({ sub, onClose, onDone }: { sub: Subscription; onCl
         <Field label={t.changeConnectionsLabel}>
           {(id) => <input id={id} type="number" min={1} className="days" value={draft.maxConnections} onChange={set('maxConnections')} />}
         </Field>
-        <Field label={t.changeDueLabel}>
-          {(id) => <input id={id} type="date" value={draft.nextDueDate} onChange={set('nextDueDate')} />}
-        </Field>
+        <DateField label={t.changeDueLabel} value={draft.nextDueDate} onChange={(nextDueDate) => setDraft({ ...draft, nextDueDate })} />
         <fieldset>
           <legend>{t.changeChargeLegend}</legend>
           {(

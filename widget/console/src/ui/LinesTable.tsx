@@ -6,6 +6,7 @@ import { formatDay, formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Line } from '../schemas';
+import { Id } from './Id';
 import { ConfirmButton, Outcome, Status, Table, useAction } from './index';
 
 function ExtendForm({ line, disabled, onExtend }: { line: Line; disabled: boolean; onExtend: (days: number) => void }) {
@@ -58,8 +59,15 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
         rows={lines}
         rowKey={(l) => l.serviceId}
         columns={[
-          { header: t.colService, cell: (l) => l.serviceId },
-          { header: t.colOrder, cell: (l) => <Link href={href(`orders/${encodeURIComponent(l.orderId)}`)}>{l.orderId}</Link> },
+          { header: t.colService, cell: (l) => <Id value={l.serviceId} /> },
+          {
+            header: t.colOrder,
+            cell: (l) => (
+              <Link href={href(`orders/${encodeURIComponent(l.orderId)}`)}>
+                <Id value={l.orderId} />
+              </Link>
+            ),
+          },
           { header: t.colProduct, cell: (l) => l.name },
           { header: t.colStatus, cell: (l) => <Status value={l.status} /> },
           { header: t.colUsername, cell: (l) => <code>{l.username}</code> },

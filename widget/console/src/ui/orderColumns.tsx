@@ -3,11 +3,19 @@ import { formatMoney, formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Order } from '../schemas';
+import { Id } from './Id';
 import { Status, type Column } from './index';
 
 export function orderColumns(): Column<Order>[] {
   return [
-    { header: t.colOrder, cell: (o) => <Link href={href(`orders/${encodeURIComponent(o.id)}`)}>{o.id}</Link> },
+    {
+      header: t.colOrder,
+      cell: (o) => (
+        <Link href={href(`orders/${encodeURIComponent(o.id)}`)}>
+          <Id value={o.id} />
+        </Link>
+      ),
+    },
     { header: t.colCreated, cell: (o) => formatTime(o.createdAt) },
     {
       header: t.colEmail,
@@ -23,7 +31,7 @@ export function orderColumns(): Column<Order>[] {
       header: t.colInvoice,
       cell: (o) => (
         <>
-          {o.invoiceId} <Status value={o.invoiceStatus} />
+          <Id value={o.invoiceId} /> <Status value={o.invoiceStatus} />
         </>
       ),
     },
