@@ -12,11 +12,14 @@ export const texts: OrderTexts = {
   statusDetails: 'Je inloggegevens worden opgehaald…',
   statusActive: 'Je abonnement staat klaar.',
   statusCancelled: 'Deze bestelling is geannuleerd.',
+  statusRefunded: 'Deze bestelling is terugbetaald.',
   statusFailed: 'De betaling is niet gelukt.',
   paymentStates: {
     processing: 'Betaling gezien. We bevestigen deze nu…',
   },
   endedHint: 'Er is niets afgeschreven. Je kunt een abonnement kiezen en het opnieuw proberen.',
+  refundedHint:
+    'Het geld is teruggestort via de manier waarop je betaalde. De creditnota staat bij Bestellingen en facturen in Mijn diensten.',
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',
   orderNumber: (id) => `Bestelling ${id}`,

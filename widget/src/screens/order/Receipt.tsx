@@ -110,15 +110,31 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
             <dd data-testid="receipt-number">{o.invoiceNumber}</dd>
           </div>
         )}
-        {o.creditNotes.map((n) => (
-          <div key={n.id}>
-            <dt>{t.creditNote}</dt>
-            <dd>
-              {n.number}: −{money(n.amount)}
-            </dd>
-          </div>
-        ))}
       </dl>
+      {o.creditNotes.map((n) => (
+        // What a refund gave back, set out as the invoice is: its total, and from a taxed order its
+        // net and the VAT returned at the invoice's rate.
+        <dl className="sc-lines sc-receipt-credit" data-testid="receipt-credit-note" key={n.id}>
+          <div className="sc-line" data-testid="credit-note-head">
+            <dt>
+              {t.creditNote} <span className="sc-credit-number">{n.number}</span>
+            </dt>
+            <dd>−{money(n.amount)}</dd>
+          </div>
+          {n.tax && q?.tax && (
+            <>
+              <div className="sc-line sc-line-sub" data-testid="credit-note-net">
+                <dt>{t.receiptNet}</dt>
+                <dd>−{money({ amount: n.amount.amount - n.tax.amount, currency: n.amount.currency })}</dd>
+              </div>
+              <div className="sc-line sc-line-sub" data-testid="credit-note-tax">
+                <dt>{t.receiptTax(formatDecimal(Number(q.tax.rate), locale), q.tax.country)}</dt>
+                <dd>−{money(n.tax)}</dd>
+              </div>
+            </>
+          )}
+        </dl>
+      ))}
       {o.receiptUrl && o.invoiceId && (
         <button
           type="button"

@@ -179,6 +179,36 @@ describe('waiting', () => {
     expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
   });
 
+  // An order refunded in full (the console's refund) was paid: its page says it was refunded and
+  // where the credit note is, not that nothing was charged, and stops reading it.
+  it('says a refunded order was refunded, and stops polling', async () => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...body<object>('order.get', '200.active'), status: 'refunded' }));
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
+    timing.pollMs = 7;
+    const timers = vi.spyOn(window, 'setTimeout');
+    const { ui } = mount();
+    const status = await ui_(ui).findByTestId('waiting-status');
+    await waitFor(() => expect(status.dataset.status).toBe('refunded'));
+    expect(ui().getByRole('heading', { name: 'This order was refunded.' })).toBeTruthy();
+    expect(status.textContent).toContain('under Orders and invoices');
+    expect(status.textContent).not.toContain('Nothing has been charged');
+    // No next read was scheduled.
+    expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(0);
+    expect(api.callsTo('GET /orders/ord_storybook01')).toHaveLength(1);
+  });
+
+  // A partial refund leaves the lines bought: the success page with its receipt.
+  it('takes a partially refunded order to its success page', async () => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...body<object>('order.get', '200.active'), status: 'partially_refunded' }));
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
+    const { ui } = mount();
+    expect(await ui_(ui).findByTestId('receipt')).toBeTruthy();
+  });
+
   it('says so when the order is not ours', async () => {
     const api = installApi();
     api.on('order.get', '404');

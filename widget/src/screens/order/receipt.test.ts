@@ -68,7 +68,9 @@ describe('the receipt on the success page', () => {
     expect(r.getByTestId('receipt-number').textContent).toBe('SC-2030-000001');
     expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Card (sandbox)');
     expect(r.getByText('Then €12.99 per month, until you cancel.')).toBeTruthy();
-    expect(r.getByText('CN-2030-000001: −€5.00')).toBeTruthy();
+    expect(r.getByTestId('receipt-credit-note').textContent).toBe('Credit note CN-2030-000001−€5.00');
+    // An untaxed order's credit note: no net or VAT to show.
+    expect(r.queryByTestId('credit-note-tax')).toBeNull();
     expect(r.getByTestId('invoice-download').textContent).toBe('Download invoice');
   });
 
@@ -154,6 +156,39 @@ describe('the receipt on the success page', () => {
     match(r.getByTestId('receipt-net'), net);
     match(r.getByTestId('receipt-tax'), vat);
     match(r.getByTestId('receipt-total'), total);
+  });
+
+  // A refund of a taxed order: its credit note set out as the invoice is, with the VAT it gives back
+  // at the invoice's rate and country, in every locale's words.
+  function taxedRefund() {
+    const o = taxed();
+    return {
+      ...o,
+      status: 'partially_refunded',
+      creditNotes: [{ ...o.creditNotes[0]!, amount: { amount: 500, currency: 'EUR' }, tax: { amount: 80, currency: 'EUR' } }],
+    };
+  }
+
+  it.each([
+    ['en', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['en-us', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['en-gb', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['de-de', /^Gutschrift CN-2030-000001−5,00\s€$/, /^Netto−4,20\s€$/, /^MwSt\. 19 % \(DE\)−0,80\s€$/],
+    ['es-es', /^Factura rectificativa CN-2030-000001−5,00\s€$/, /^Base imponible−4,20\s€$/, /^IVA 19 % \(DE\)−0,80\s€$/],
+    ['nl-nl', /^Creditnota CN-2030-000001−€\s?5,00$/, /^Netto−€\s?4,20$/, /^Btw 19% \(DE\)−€\s?0,80$/],
+    ['pt-pt', /^Nota de crédito CN-2030-000001−5,00\s€$/, /^Valor líquido−4,20\s€$/, /^IVA 19% \(DE\)−0,80\s€$/],
+  ])('shows a credit note of a taxed order with its net and VAT (%s)', async (locale, head, net, vat) => {
+    const api = installApi();
+    api.on('order.get', taxedRefund);
+    paidWith('sandbox');
+    const { ui } = mount({ locale });
+    const r = within(await receipt(ui));
+    const note = within(r.getByTestId('receipt-credit-note'));
+    const match = (text: string | null, want: string | RegExp) =>
+      typeof want === 'string' ? expect(text).toBe(want) : expect(text).toMatch(want);
+    match(note.getByTestId('credit-note-head').textContent, head);
+    match(note.getByTestId('credit-note-net').textContent, net);
+    match(note.getByTestId('credit-note-tax').textContent, vat);
   });
 
   it('shows no tax line for an order without tax', async () => {
