@@ -5,6 +5,7 @@ import { formatDecimal } from '../../i18n/amounts';
 import { useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
+import { orderLineText } from '../../ui/orderLines';
 
 /**
  * What was bought and paid: the quote's lines and discount, the total, the payment method, the
@@ -23,22 +24,6 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
   const method = gateway && gateways.status === 'ok' ? (gateways.data.gateways.find((g) => g.module === gateway)?.displayName ?? '') : '';
   const q = o.quote;
   const perCycle = o.recurring ? ((t.perCycle as Record<string, string>)[o.recurring.billingCycle] ?? o.recurring.billingCycle) : '';
-
-  /** A quote line in the buyer's words (the server's are English): the plan and its cycle, the extras, proxy protection. */
-  function lineText(line: NonNullable<typeof q>['lines'][number]): string {
-    switch (line.key) {
-      case 'plan': {
-        const cycle = (t.cycles as Record<string, string>)[q?.billingCycle ?? ''];
-        return cycle ? `${line.label.split(' — ')[0]} — ${cycle}` : line.label;
-      }
-      case 'extraConnections':
-        return q?.extraConnections ? t.receiptExtra(q.extraConnections) : line.label;
-      case 'proxyProtection':
-        return t.receiptProxy;
-      default:
-        return line.label;
-    }
-  }
 
   async function download() {
     setDownloading(true);
@@ -61,7 +46,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <dl className="sc-lines" data-testid="receipt-lines">
           {q.lines.map((line, i) => (
             <div className="sc-line" key={`${line.key}-${i}`}>
-              <dt>{lineText(line)}</dt>
+              <dt>{orderLineText(q, line, t)}</dt>
               <dd>{money(line.amount)}</dd>
             </div>
           ))}
