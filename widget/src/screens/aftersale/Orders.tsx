@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons';
 import { Alert } from '../../ui/Notice';
 import { orderItems } from '../../ui/orderLines';
 import { useAfterSaleError } from './hooks';
+import { RowsSkeleton } from './Skeleton';
 
 /** The badge colour of an order status: the services' status classes. */
 const TONES: Record<string, string> = {
@@ -44,10 +45,7 @@ export function OrdersSection() {
         {a.ordersTitle}
       </h3>
       {list.status === 'loading' && !list.data ? (
-        <p className="sc-muted" data-testid="orders-loading">
-          <Icon name="spinner" className="sc-spin" />
-          {t.loading}
-        </p>
+        <RowsSkeleton label={a.loadingOrders} testId="orders-loading" />
       ) : list.status === 'error' && !list.data ? (
         <div className="sc-orders-error">
           <Alert testId="orders-error">{isApiError(list.error) ? errText(list.error) : t.errors.internal}</Alert>

@@ -14,6 +14,7 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { renewReturnUrl } from '../../core/returns';
+import { ScreenSkeleton } from './Skeleton';
 
 export function RenewPage() {
   const query = useCheckout((s) => s.route.query);
@@ -66,7 +67,7 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
         </Centered>
       );
     }
-    return <Centered icon="spinner" tone="busy" title={t.loading} />;
+    return <ScreenSkeleton label={a.loadingInvoice} layout="narrow" cards={1} testId="renew-loading" />;
   }
 
   if (paid) {
