@@ -348,12 +348,17 @@ if (window.navigation) {
   window.addEventListener('popstate', () => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 
-// The page marks its route so the marketing hero shows on landing pages only.
+// The page marks its route so the marketing hero shows on landing pages only. "My services" lives
+// on the index route (?view=services, or a sign-in link's ?signin=): it is marked "services", as
+// the server marks it on a first load.
 function markRoute() {
   let rest = location.pathname.startsWith(config.base) ? location.pathname.slice(config.base.length) : '';
   const prefix = PREFIXES.find((p) => rest === p || rest.startsWith(p + '/'));
   if (prefix) rest = rest.slice(prefix.length + 1);
-  document.documentElement.dataset.route = rest.replace(/\/$/, '') || 'index';
+  let route = rest.replace(/\/$/, '') || 'index';
+  const query = new URLSearchParams(location.search);
+  if (route === 'index' && (query.get('view') === 'services' || query.get('signin'))) route = 'services';
+  document.documentElement.dataset.route = route;
 }
 if (window.navigation) navigation.addEventListener('currententrychange', markRoute);
 window.addEventListener('popstate', markRoute);

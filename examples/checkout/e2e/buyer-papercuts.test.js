@@ -143,6 +143,9 @@ for (const size of sizes) {
       await W(page, 'dashboard-link').click();
       await W(page, 'services-view').waitFor();
       assert.ok(new URL(page.url()).search.includes('view=services'));
+      // The marketing hero belongs to the plans: none above My services (it stood there).
+      const hero = await page.locator('.hero').boundingBox();
+      assert.ok(!hero || hero.height <= 1, `the hero above My services: ${JSON.stringify(hero)}`);
       const row = W(page, 'order-row').first();
       await row.waitFor({ timeout: 30_000 });
       const what = await row.locator('[data-testid="order-what"]').innerText();
