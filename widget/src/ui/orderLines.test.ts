@@ -40,6 +40,17 @@ describe("an order line in the buyer's words", () => {
     expect(orderLineText(q, q.lines[1]!, { ...enPlans, ...enOrder })).toBe('2 extra connections');
   });
 
+  it('names a free trial alone, not as a one-time payment', () => {
+    const o = order();
+    const q = { ...o.quote!, billingCycle: 'onetime', extraConnections: 0 };
+    const line = { key: 'plan', label: 'Free Trial — One-time', amount: { amount: 0, currency: 'EUR' } };
+    expect(orderLineText(q, line, { ...enPlans, ...enOrder })).toBe('Free Trial');
+    // A paid one-time plan keeps its cycle.
+    expect(
+      orderLineText(q, { ...line, label: 'Lifetime — One-time', amount: { amount: 9900, currency: 'EUR' } }, { ...dePlans, ...deOrder }),
+    ).toBe(`Lifetime — ${dePlans.cycles.onetime}`);
+  });
+
   it('says nothing of an order without a quote', () => {
     expect(orderItems({ ...order(), quote: undefined }, { ...enPlans, ...enOrder })).toBe('');
   });

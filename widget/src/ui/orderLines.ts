@@ -14,8 +14,11 @@ export type LineTexts = Pick<PlansTexts, 'cycles'> & Pick<OrderTexts, 'receiptEx
 export function orderLineText(q: Quote, line: Line, t: LineTexts): string {
   switch (line.key) {
     case 'plan': {
+      const [name] = line.label.split(' — ');
+      // A free one-time line is a trial: no "one-time payment" of nothing, its name alone.
+      if (q.billingCycle === 'onetime' && line.amount.amount === 0) return name!;
       const cycle = (t.cycles as Record<string, string>)[q.billingCycle];
-      return cycle ? `${line.label.split(' — ')[0]} — ${cycle}` : line.label;
+      return cycle ? `${name} — ${cycle}` : line.label;
     }
     case 'extraConnections':
       return q.extraConnections ? t.receiptExtra(q.extraConnections) : line.label;

@@ -58,7 +58,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
           )}
         </dl>
       )}
-      {q?.tax && q.net && (
+      {q?.tax && q.net && o.total.amount > 0 && (
         // A taxed order (the catalog's tax block): its net and its VAT at the buyer's country's rate.
         <dl className="sc-lines sc-receipt-tax" data-testid="receipt-tax-lines">
           <div className="sc-line sc-line-sub" data-testid="receipt-net">

@@ -191,6 +191,20 @@ describe('the receipt on the success page', () => {
     match(note.getByTestId('credit-note-tax').textContent, vat);
   });
 
+  it('shows no tax of nothing for a free order (a trial in a taxed shop)', async () => {
+    const api = installApi();
+    api.on('order.get', () => {
+      const o = taxed();
+      const zero = { amount: 0, currency: 'EUR' };
+      return { ...o, total: zero, net: zero, quote: { ...o.quote, discount: null, net: zero, total: zero, tax: { ...o.tax, amount: 0 } } };
+    });
+    paidWith('sandbox');
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    expect(r.queryByTestId('receipt-tax')).toBeNull();
+    expect(r.queryByTestId('receipt-net')).toBeNull();
+  });
+
   it('shows no tax line for an order without tax', async () => {
     const api = installApi();
     api.on('order.get', discounted);
