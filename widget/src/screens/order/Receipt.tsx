@@ -75,7 +75,8 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <span>{t.receiptTotal}</span>
         <strong>{money(o.total)}</strong>
       </div>
-      {o.recurring && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
+      {/* A refunded order renews no more. */}
+      {o.recurring && o.status !== 'refunded' && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
       <dl className="sc-facts">
         {o.createdAt && (
           <div>

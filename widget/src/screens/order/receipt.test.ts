@@ -205,6 +205,26 @@ describe('the receipt on the success page', () => {
     expect(r.queryByTestId('receipt-net')).toBeNull();
   });
 
+  // The success page of an order refunded in full (its address kept from the order mail): it was
+  // "Welcome aboard!", a cancelled line whose login details were "being prepared", and what renews.
+  it.each([
+    ['en', 'This order was refunded.', 'Then €'],
+    ['de-de', 'Diese Bestellung wurde erstattet.', 'Danach'],
+  ])('says a refunded order was refunded, with its receipt and credit note and nothing that renews (%s)', async (locale, title, renews) => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...taxedRefund(), status: 'refunded' }));
+    paidWith('sandbox');
+    history.replaceState(null, '', '/checkout/success?order=ord_storybook01');
+    const { ui } = mount({ locale, routing: 'history', base: '/checkout/' });
+    await waitFor(() => ui());
+    const page = await ui().findByTestId('order-refunded');
+    expect(within(page).getByRole('heading', { level: 2 }).textContent).toBe(title);
+    expect(within(page).queryByText(/Welcome|Willkommen/)).toBeNull();
+    expect(within(page).getByTestId('receipt-credit-note')).toBeTruthy();
+    expect(within(page).getByTestId('receipt').textContent).not.toContain(renews);
+    expect(ui().queryByTestId('success-credentials')).toBeNull();
+  });
+
   it('shows no tax line for an order without tax', async () => {
     const api = installApi();
     api.on('order.get', discounted);
