@@ -159,6 +159,16 @@ for (const size of sizes) {
       const download3u = card.locator('[data-testid="m3u-download"]');
       if (await download3u.count()) assert.ok((await gap(card.locator('.sc-creds'), download3u)) >= 12, 'M3U button below the credentials');
       assert.ok((await gap(card, W(page, 'orders'))) >= 12, 'Orders and invoices below the card');
+      // Every box stays inside the page: a German button that would not wrap pushed the service
+      // card past the page's right edge on a phone.
+      const outside = await page.evaluate(() => {
+        const root = document.querySelector('streamcart-checkout').shadowRoot;
+        const edge = root.querySelector('[data-testid="services-view"]').getBoundingClientRect().right;
+        return [...root.querySelectorAll('[data-testid="services-view"] .sc-card')]
+          .filter((c) => c.getBoundingClientRect().right > edge + 0.5)
+          .map((c) => `${c.dataset.testid ?? c.className} ${Math.round(c.getBoundingClientRect().right)} > ${Math.round(edge)}`);
+      });
+      assert.deepEqual(outside, [], 'boxes past the page edge');
       await page.context().close();
     });
   }
