@@ -24,6 +24,11 @@ export const texts = {
   },
   endedHint: 'Nothing has been charged. You can choose a plan and try again.',
   refundedHint: 'The money has gone back to how you paid. Its credit note is under Orders and invoices in My services.',
+  // The order's page opened without a session for it (the order mail's link on another device).
+  signInToSee: 'Sign in to see this order',
+  signInToSeeLead:
+    'This browser has no session for it: the link opens the order where you bought it. Sign in with your email address to see your services, orders and invoices here.',
+  signInToSeeAction: 'Sign in',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
   orderNumber: (id: string) => `Order ${id}`,
   payCrypto: (amount: string, currency: string, network: string, from: string, rate: string) =>

@@ -20,6 +20,10 @@ export const texts: OrderTexts = {
   endedHint: 'Er is niets afgeschreven. Je kunt een abonnement kiezen en het opnieuw proberen.',
   refundedHint:
     'Het geld is teruggestort via de manier waarop je betaalde. De creditnota staat bij Bestellingen en facturen in Mijn diensten.',
+  signInToSee: 'Log in om deze bestelling te zien',
+  signInToSeeLead:
+    'Deze browser heeft er geen sessie voor: de link opent de bestelling waar je hem kocht. Log in met je e-mailadres om hier je diensten, bestellingen en facturen te zien.',
+  signInToSeeAction: 'Inloggen',
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',
   orderNumber: (id) => `Bestelling ${id}`,

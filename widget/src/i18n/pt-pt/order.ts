@@ -19,6 +19,10 @@ export const texts: OrderTexts = {
   },
   endedHint: 'Não foi cobrado nada. Pode escolher um plano e tentar novamente.',
   refundedHint: 'O dinheiro foi devolvido pelo meio com que pagou. A nota de crédito está em Encomendas e faturas, em Os meus serviços.',
+  signInToSee: 'Inicie sessão para ver esta encomenda',
+  signInToSeeLead:
+    'Este navegador não tem uma sessão para ela: a ligação abre a encomenda onde a comprou. Inicie sessão com o seu endereço de email para ver aqui os seus serviços, encomendas e faturas.',
+  signInToSeeAction: 'Iniciar sessão',
   waitingHint: 'Esta página atualiza-se sozinha. Normalmente demora menos de um minuto.',
   completePayment: 'Concluir o pagamento',
   orderNumber: (id) => `Encomenda ${id}`,

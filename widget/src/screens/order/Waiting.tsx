@@ -122,7 +122,32 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
   if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
 
-  if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
+  // No session for this order in this browser (the order mail's link opened on another device, or
+  // after signing out): not "your session has expired", but the way in: signing in, which leads to
+  // the buyer's services, orders and invoices.
+  if (isApiError(error) && error.code === 'unauthorized') {
+    return (
+      <Centered icon="lock" title={t.signInToSee} testId="order-sign-in">
+        <p className="sc-lead">{t.signInToSeeLead}</p>
+        <div className="sc-actions">
+          <a
+            className="sc-btn sc-btn-primary"
+            href={c.servicesHref()}
+            data-testid="order-sign-in-link"
+            onClick={(e) => {
+              if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+              e.preventDefault();
+              c.navigate('', { view: 'services' });
+            }}
+          >
+            {t.signInToSeeAction}
+          </a>
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backToPlans}</HomeLink>
+        </div>
+      </Centered>
+    );
+  }
+  if (isApiError(error) && error.code === 'not_found') {
     return (
       <Centered icon="alert" tone="error" title={t.errorTitle}>
         <p className="sc-lead" role="alert">

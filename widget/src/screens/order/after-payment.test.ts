@@ -209,6 +209,25 @@ describe('waiting', () => {
     expect(await ui_(ui).findByTestId('receipt')).toBeTruthy();
   });
 
+  // The order mail's link opened where this browser has no session for the order (another device):
+  // it said "Your session has expired. Please try again."; now the way in, signing in.
+  it.each([
+    ['en', 'Sign in to see this order', 'Sign in'],
+    ['de-de', 'Melden Sie sich an, um diese Bestellung zu sehen', 'Anmelden'],
+  ])('offers to sign in when this browser has no session for the order (%s)', async (locale, title, action) => {
+    installApi();
+    history.replaceState(null, '', '/checkout/waiting?order=ord_storybook01');
+    const { ui } = mount({ locale, routing: 'history', base: '/checkout/' });
+    const view = await ui_(ui).findByTestId('order-sign-in');
+    expect(within(view).getByRole('heading').textContent).toBe(title);
+    expect(view.textContent).not.toMatch(/expired|abgelaufen/);
+    const link = within(view).getByTestId('order-sign-in-link');
+    expect(link.textContent).toBe(action);
+    fireEvent.click(link);
+    expect(await ui_(ui).findByTestId('signin-form')).toBeTruthy();
+    expect(location.search).toContain('view=services');
+  });
+
   it('says so when the order is not ours', async () => {
     const api = installApi();
     api.on('order.get', '404');
