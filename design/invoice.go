@@ -23,6 +23,8 @@ var InvoiceResult = ResultType("application/vnd.streamcart.invoice", "InvoiceRes
 		Attribute("serviceStatus", String, func() { Enum("Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired") })
 		Attribute("lines", ArrayOf(InvoiceLine))
 		Attribute("total", Money)
+		Attribute("net", Money, "The total without tax (as the order's net); absent when the order had no tax")
+		Attribute("tax", TaxResult, "The tax in the total at the billing country's rate (as the order's tax); absent when the order had no tax")
 		Attribute("gateway", String, "The gateway of the current payment link")
 		Attribute("gateways", ArrayOf(GatewayResult), "The gateways it may be paid through")
 		Attribute("paymentDeadline", String, "RFC 3339: the invoice closes then")

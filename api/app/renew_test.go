@@ -234,7 +234,7 @@ func TestPayLinkOpensOneInvoiceUntilItCloses(t *testing.T) {
 			t.Fatal(err)
 		}
 		if inv.Status != "unpaid" || inv.ServiceID != svcA || inv.Total.Amount != 1299 || inv.PeriodStart != due.Format(time.DateOnly) ||
-			len(inv.Lines) == 0 || len(inv.Gateways) == 0 || inv.Gateway != "sandbox" || inv.Username == "" {
+			len(inv.Lines) == 0 || len(inv.Gateways) == 0 || inv.Gateway != "sandbox" || inv.Username == "" || inv.Net != nil || inv.Tax != nil {
 			t.Fatalf("GET /invoices/%s: %+v", invA.Invoice.ID, inv)
 		}
 		for name, tok := range map[string]string{

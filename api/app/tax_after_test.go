@@ -267,5 +267,20 @@ func TestRenewalTaxedWhereTheBuyerIs(t *testing.T) {
 			ro.Quote.Net.Amount != 1092 || ro.Quote.Total.Amount != 1299 || ro.BillingCountry != "DE" || ro.IPCountry != "DE" {
 			t.Fatalf("renewal order: %+v tax %+v evidence %q %q, %v", ro.Quote, ro.Quote.Tax, ro.BillingCountry, ro.IPCountry, err)
 		}
+
+		// Its pay link's page shows the renewal's net and VAT, and its lines in the page's language
+		// (they were the catalog's English: "Standard — Monthly" on a German page).
+		_, tok := c.payLink(ro.Invoice.ID)
+		inv, err := c.after.invoices.Get(ctx, &geninvoices.GetPayload{InvoiceID: ro.Invoice.ID, T: &tok, Locale: ptr("de-de")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inv.Net == nil || inv.Net.Amount != 1092 || inv.Tax == nil || inv.Tax.Amount != 207 || inv.Tax.Country != "DE" || inv.Tax.Rate != "19" ||
+			inv.Total.Amount != 1299 {
+			t.Fatalf("GET /invoices/%s: net %+v tax %+v total %+v", ro.Invoice.ID, inv.Net, inv.Tax, inv.Total)
+		}
+		if len(inv.Lines) == 0 || inv.Lines[0].Description != "Standard — monatlich" {
+			t.Fatalf("GET /invoices/%s in German: lines %+v", ro.Invoice.ID, inv.Lines[0])
+		}
 	})
 }

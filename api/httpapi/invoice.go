@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/invoice"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/planchange"
@@ -173,11 +174,23 @@ func (s *invoicesService) result(h held, loc *string) *geninvoices.InvoiceResult
 	if !rn.AppliedAt.IsZero() {
 		r.PeriodEnd = svc.NextDueDate.Format(time.DateOnly) // a suspended line: counted from the payment
 	}
-	for _, l := range o.Quote.Lines {
-		r.Lines = append(r.Lines, &geninvoices.InvoiceLine{Description: l.Label, Amount: money(l.Amount.Amount, l.Amount.Currency)})
+	// The lines in the page's language, as its PDF words them (they were the catalog's English);
+	// a taxed order's net and tax, as the PDF and the order show them.
+	inLocale := o
+	if l := locale(loc); l != "" {
+		inLocale.Locale = l
 	}
-	if d := o.Quote.Discount; d != nil {
-		r.Lines = append(r.Lines, &geninvoices.InvoiceLine{Description: d.Code, Amount: money(-d.Amount.Amount, d.Amount.Currency)})
+	doc := invoice.ForInvoice(inLocale, cat, "")
+	for _, l := range doc.Lines {
+		r.Lines = append(r.Lines, &geninvoices.InvoiceLine{Description: l.Description, Amount: money(l.Amount.Amount, l.Amount.Currency)})
+	}
+	if d := doc.Discount; d != nil {
+		r.Lines = append(r.Lines, &geninvoices.InvoiceLine{Description: d.Description, Amount: money(d.Amount.Amount, d.Amount.Currency)})
+	}
+	if t := o.Quote.Tax; t != nil {
+		r.Net = money(doc.Net.Amount, doc.Net.Currency)
+		r.Tax = &geninvoices.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency,
+			PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
 	}
 	for _, g := range cat.Gateways {
 		r.Gateways = append(r.Gateways, &geninvoices.GatewayResult{Module: g.Module, DisplayName: cat.GatewayName(g.Module, locale(loc))})

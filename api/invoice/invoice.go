@@ -142,6 +142,23 @@ func gatewayName(cat *catalog.Catalog, module, loc string) string {
 // Render writes d as a PDF.
 func Render(d Document) ([]byte, error) { return render(d, true) }
 
+// fitSize is the font size, from the 10 pt of the parties' blocks down to 7 pt, at which s, a
+// single word (no space), fits in w; 10 for text with spaces, which wraps between words.
+func fitSize(pdf *fpdf.Fpdf, s string, w float64) float64 {
+	if strings.ContainsAny(s, " \t") {
+		return 10
+	}
+	size := 10.0
+	for ; size > 7; size -= 0.5 {
+		pdf.SetFontSize(size)
+		if pdf.GetStringWidth(s) <= w-2*pdf.GetCellMargin() { // a cell's text stands inside its margins
+			break
+		}
+	}
+	pdf.SetFontSize(10)
+	return size
+}
+
 func render(d Document, compress bool) ([]byte, error) {
 	loc := normLocale(d.Locale)
 	l := texts[loc]
@@ -199,10 +216,19 @@ func render(d Document, compress bool) ([]byte, error) {
 		pdf.CellFormat(col, 6, head, "", 2, "L", false, 0, "")
 		pdf.SetFont("dejavu", "", 10)
 		for _, r := range rows {
-			if r != "" {
-				pdf.SetX(x)
-				pdf.MultiCell(col-4, 5, r, "", "L", false)
+			if r == "" {
+				continue
 			}
+			pdf.SetX(x)
+			// An email address or a URL is one word: wrapped, it would break anywhere ("…@example.co"
+			// over "m"), so it is set smaller until it fits on its line; only past 7 pt does it wrap.
+			if size := fitSize(pdf, r, col-4); size < 10 {
+				pdf.SetFontSize(size)
+				pdf.MultiCell(col-4, 5, r, "", "L", false)
+				pdf.SetFontSize(10)
+				continue
+			}
+			pdf.MultiCell(col-4, 5, r, "", "L", false)
 		}
 		return pdf.GetY()
 	}

@@ -83,6 +83,23 @@ func TestInvoicePDF(t *testing.T) {
 	}
 }
 
+// A long email address stays whole on the bill-to block (it used to wrap mid-word, "…@example.co"
+// over "m"), and so does a long support URL on the seller's; a short one keeps the 10 pt text.
+func TestPartiesKeepLongAddressesWhole(t *testing.T) {
+	o, cat := paidOrder()
+	o.Email = "walk-en-1280-1795924244974@subscriptions.example.com"
+	cat.Seller.SupportURL = "https://help.example-streams-online.com/support/contact"
+	pdf, err := render(ForInvoice(o, cat, "DE"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{o.Email, cat.Seller.SupportURL, "Façade Streams Ltd"} {
+		if !bytes.Contains(pdf, pdfString(want)) {
+			t.Errorf("PDF does not show %q in one piece", want)
+		}
+	}
+}
+
 func TestCreditNotePDFAndLocales(t *testing.T) {
 	o, cat := paidOrder()
 	c := refund.CreditNote{ID: "cn_1", Number: "CN-2026-000003", Amount: money.Money{Amount: 300, Currency: "EUR"},

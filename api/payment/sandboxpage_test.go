@@ -66,6 +66,8 @@ func TestSandboxPage(t *testing.T) {
 		settled, failed               int
 	}{
 		{name: "the page", method: http.MethodGet, invoice: "inv_a", cat: on, status: http.StatusOK, body: "data-testid=\"sandbox-total\">JP¥1,500</dd>"},
+		// An icon of its own, which the CSP lets load: no request for /favicon.ico (a 404).
+		{name: "its icon", method: http.MethodGet, invoice: "inv_a", cat: on, status: http.StatusOK, body: `<link rel="icon" href="data:,">`},
 		{name: "a paid invoice", method: http.MethodGet, invoice: "inv_paid", cat: on, status: http.StatusOK, body: "This invoice is paid."},
 		{name: "pay", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: on, status: http.StatusSeeOther,
 			location: "https://partner.test/done?sc_order=ord_inv_a", settled: 1},
@@ -114,6 +116,9 @@ func TestSandboxPage(t *testing.T) {
 			}
 			if tt.status == http.StatusOK {
 				csp := rec.Header().Get("Content-Security-Policy")
+				if !strings.Contains(csp, "img-src 'self' https: data:;") {
+					t.Errorf("CSP %q: the page's data: icon cannot load", csp)
+				}
 				if !strings.Contains(csp, "default-src 'none'") || !strings.HasSuffix(csp, "form-action 'self' https://partner.test") {
 					t.Errorf("CSP %q: want no default source and forms to the shop and the return site", csp)
 				}

@@ -258,6 +258,11 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 	if route == "" {
 		route = "index"
 	}
+	// "My services" lives on the index route (?view=services, or a sign-in link's ?signin=): a route
+	// of its own for the page, so the landing's marketing hero does not stand above it.
+	if q := r.URL.Query(); route == "index" && (q.Get("view") == "services" || q.Get("signin") != "") {
+		route = "services"
+	}
 	p := page{
 		Locale:    code,
 		Route:     route,
@@ -332,7 +337,13 @@ func offShop(dashboard string) bool {
 }
 
 func (h *host) serveNotFound(w http.ResponseWriter, r *http.Request, prefix string) {
-	rest := strings.TrimPrefix(r.URL.Path, Base)
+	// Below the shop, the language switcher offers the same path in each language; a path outside
+	// it (/nope) has no such page, so there it leads to each language's shop (it made
+	// "/checkout//nope" of it).
+	rest, inShop := strings.CutPrefix(r.URL.Path, Base)
+	if !inShop {
+		rest = ""
+	}
 	if prefix != "" {
 		rest = strings.TrimPrefix(rest, prefix+"/")
 	}

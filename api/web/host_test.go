@@ -118,6 +118,25 @@ func TestHostServesEveryRouteUnderEveryPrefix(t *testing.T) {
 	}
 }
 
+// TestHostServicesRoute: "My services" (the index route with ?view=services, or a sign-in link)
+// marks its page with a route of its own, which hides the landing's hero; the plans keep "index".
+func TestHostServicesRoute(t *testing.T) {
+	h := newHost(t, nil)
+	for target, want := range map[string]string{
+		"/checkout/":                          `data-route="index"`,
+		"/checkout/?view=services":            `data-route="services"`,
+		"/checkout/de-de/?view=services":      `data-route="services"`,
+		"/checkout/?signin=abc&view=services": `data-route="services"`,
+		"/checkout/?signin=abc":               `data-route="services"`,
+		"/checkout/?plan=3":                   `data-route="index"`,
+		"/checkout/success?view=services":     `data-route="success"`,
+	} {
+		if res := get(t, h, target); !strings.Contains(res.body, want) {
+			t.Errorf("%s: lacks %s", target, want)
+		}
+	}
+}
+
 func TestHostAnswers404ForUnknownPaths(t *testing.T) {
 	h := newHost(t, nil)
 	for _, target := range []string{

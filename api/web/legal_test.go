@@ -196,6 +196,17 @@ func TestNotFoundAnywhere(t *testing.T) {
 		if strings.Contains(res.body, "404 page not found") {
 			t.Errorf("%s: Go's bare 404", target)
 		}
+		// The language switcher's links are the shop's paths, never "/checkout//nope".
+		if strings.Contains(res.body, web.Base+"/") || strings.Contains(res.body, `de-de//`) {
+			t.Errorf("%s: a switcher link with a doubled slash", target)
+		}
+	}
+	// Outside the shop, each language's link is its shop's home; below it, the same path.
+	if res := get(t, h, "/nope/de"); !strings.Contains(res.body, `href="/checkout/de-de/"`) {
+		t.Errorf("/nope/de: no link to the German shop: %.600q", res.body)
+	}
+	if res := get(t, h, "/checkout/nope-x"); !strings.Contains(res.body, `href="/checkout/de-de/nope-x"`) {
+		t.Errorf("/checkout/nope-x: no link to the same path in German")
 	}
 }
 

@@ -119,6 +119,11 @@ type InvoiceResult struct {
 	ServiceStatus string
 	Lines         []*InvoiceLine
 	Total         *Money
+	// The total without tax (as the order's net); absent when the order had no tax
+	Net *Money
+	// The tax in the total at the billing country's rate (as the order's tax);
+	// absent when the order had no tax
+	Tax *TaxResult
 	// The gateway of the current payment link
 	Gateway string
 	// The gateways it may be paid through
@@ -162,6 +167,25 @@ type PdfPayload struct {
 	T *string
 	// The session's bearer token
 	Token *string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.
@@ -253,6 +277,12 @@ func newInvoiceResult(vres *invoicesviews.InvoiceResultView) *InvoiceResult {
 	if vres.Total != nil {
 		res.Total = transformInvoicesviewsMoneyViewToMoney(vres.Total)
 	}
+	if vres.Net != nil {
+		res.Net = transformInvoicesviewsMoneyViewToMoney(vres.Net)
+	}
+	if vres.Tax != nil {
+		res.Tax = transformInvoicesviewsTaxResultViewToTaxResult(vres.Tax)
+	}
 	if vres.Gateways != nil {
 		res.Gateways = make([]*GatewayResult, len(vres.Gateways))
 		for i, val := range vres.Gateways {
@@ -299,6 +329,12 @@ func newInvoiceResultView(res *InvoiceResult) *invoicesviews.InvoiceResultView {
 	if res.Total != nil {
 		vres.Total = transformMoneyToInvoicesviewsMoneyView(res.Total)
 	}
+	if res.Net != nil {
+		vres.Net = transformMoneyToInvoicesviewsMoneyView(res.Net)
+	}
+	if res.Tax != nil {
+		vres.Tax = transformTaxResultToInvoicesviewsTaxResultView(res.Tax)
+	}
 	if res.Gateways != nil {
 		vres.Gateways = make([]*invoicesviews.GatewayResultView, len(res.Gateways))
 		for i, val := range res.Gateways {
@@ -341,6 +377,24 @@ func transformInvoicesviewsMoneyViewToMoney(v *invoicesviews.MoneyView) *Money {
 	return res
 }
 
+// transformInvoicesviewsTaxResultViewToTaxResult builds a value of type
+// *TaxResult from a value of type *invoicesviews.TaxResultView.
+func transformInvoicesviewsTaxResultViewToTaxResult(v *invoicesviews.TaxResultView) *TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // transformInvoicesviewsGatewayResultViewToGatewayResult builds a value of
 // type *GatewayResult from a value of type *invoicesviews.GatewayResultView.
 func transformInvoicesviewsGatewayResultViewToGatewayResult(v *invoicesviews.GatewayResultView) *GatewayResult {
@@ -374,6 +428,24 @@ func transformMoneyToInvoicesviewsMoneyView(v *Money) *invoicesviews.MoneyView {
 	res := &invoicesviews.MoneyView{
 		Amount:   &v.Amount,
 		Currency: &v.Currency,
+	}
+
+	return res
+}
+
+// transformTaxResultToInvoicesviewsTaxResultView builds a value of type
+// *invoicesviews.TaxResultView from a value of type *TaxResult.
+func transformTaxResultToInvoicesviewsTaxResultView(v *TaxResult) *invoicesviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &invoicesviews.TaxResultView{
+		Country:          &v.Country,
+		Rate:             &v.Rate,
+		Amount:           &v.Amount,
+		Currency:         &v.Currency,
+		PricesIncludeTax: &v.PricesIncludeTax,
+		IPCountry:        &v.IPCountry,
 	}
 
 	return res

@@ -253,9 +253,35 @@ function showSession(detail) {
   if (signOutButton) signOutButton.hidden = !signedIn;
   document.documentElement.dataset.signedIn = String(signedIn);
 }
+// A page without the widget (a legal page, the 404) reads the session from the widget's cookie
+// (spec §3's `checkout`: auth.loggedIn and the token), so a buyer who is signed in sees Sign out
+// there too, not Login; Sign out then ends the session as the widget does (DELETE /session, the
+// cookie cleared).
+function storedSession() {
+  const raw = document.cookie
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith('checkout='));
+  try {
+    const c = raw ? JSON.parse(decodeURIComponent(raw.slice('checkout='.length))) : null;
+    return c?.auth?.loggedIn && c.token ? c.token : '';
+  } catch {
+    return '';
+  }
+}
+async function signOutHere() {
+  const token = storedSession();
+  if (token) {
+    // Best effort, as the widget's: signing out here must work when the API cannot be reached.
+    await fetch(`${config.api}/session`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+  }
+  document.cookie = `checkout=; Max-Age=0; Path=/; SameSite=Lax`;
+  showSession({ signedIn: false });
+}
 signOutButton?.addEventListener('click', () => {
-  call('signOut');
+  if (!call('signOut')) void signOutHere();
 });
+if (!document.querySelector('streamcart-checkout')) showSession({ signedIn: !!storedSession() });
 
 // 6. Widget events (bubbling, composed).
 document.addEventListener('streamcart:ready', (e) => {
@@ -348,12 +374,17 @@ if (window.navigation) {
   window.addEventListener('popstate', () => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 
-// The page marks its route so the marketing hero shows on landing pages only.
+// The page marks its route so the marketing hero shows on landing pages only. "My services" lives
+// on the index route (?view=services, or a sign-in link's ?signin=): it is marked "services", as
+// the server marks it on a first load.
 function markRoute() {
   let rest = location.pathname.startsWith(config.base) ? location.pathname.slice(config.base.length) : '';
   const prefix = PREFIXES.find((p) => rest === p || rest.startsWith(p + '/'));
   if (prefix) rest = rest.slice(prefix.length + 1);
-  document.documentElement.dataset.route = rest.replace(/\/$/, '') || 'index';
+  let route = rest.replace(/\/$/, '') || 'index';
+  const query = new URLSearchParams(location.search);
+  if (route === 'index' && (query.get('view') === 'services' || query.get('signin'))) route = 'services';
+  document.documentElement.dataset.route = route;
 }
 if (window.navigation) navigation.addEventListener('currententrychange', markRoute);
 window.addEventListener('popstate', markRoute);

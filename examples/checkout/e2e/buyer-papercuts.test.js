@@ -73,6 +73,20 @@ async function cartIsBack(page, label) {
   assert.equal(await W(page, 'proxy-protection-toggle').isChecked(), true, `${label}: proxy protection`);
 }
 
+/**
+ * The boxes of the widget's page that run past its right edge (a grid column as wide as its widest
+ * word: a German button pushed them 14 px out on a phone), as "what right > edge".
+ */
+function boxesOutside(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('streamcart-checkout').shadowRoot;
+    const edge = root.querySelector('.sc-page').getBoundingClientRect().right;
+    return [...root.querySelectorAll('.sc-page .sc-card')]
+      .filter((c) => c.getBoundingClientRect().right > edge + 0.5)
+      .map((c) => `${c.dataset.testid ?? c.className} ${Math.round(c.getBoundingClientRect().right)} > ${Math.round(edge)}`);
+  });
+}
+
 /** The vertical gap between the bottom of `above` and the top of `below`, in CSS pixels. */
 async function gap(above, below) {
   const a = await above.boundingBox();
@@ -137,12 +151,16 @@ for (const size of sizes) {
       await shot(page, `${tag}-3-waiting`);
       await page.waitForURL((u) => u.pathname.endsWith('/success'), { timeout: 60_000 });
       await W(page, 'receipt').waitFor({ timeout: 60_000 });
+      assert.deepEqual(await boxesOutside(page), [], 'boxes past the page edge on the success page');
       await shot(page, `${tag}-4-success`);
 
       // "Go to your dashboard" (the dashboard is the shop itself: /checkout/) opens My services.
       await W(page, 'dashboard-link').click();
       await W(page, 'services-view').waitFor();
       assert.ok(new URL(page.url()).search.includes('view=services'));
+      // The marketing hero belongs to the plans: none above My services (it stood there).
+      const hero = await page.locator('.hero').boundingBox();
+      assert.ok(!hero || hero.height <= 1, `the hero above My services: ${JSON.stringify(hero)}`);
       const row = W(page, 'order-row').first();
       await row.waitFor({ timeout: 30_000 });
       const what = await row.locator('[data-testid="order-what"]').innerText();
@@ -156,6 +174,9 @@ for (const size of sizes) {
       const download3u = card.locator('[data-testid="m3u-download"]');
       if (await download3u.count()) assert.ok((await gap(card.locator('.sc-creds'), download3u)) >= 12, 'M3U button below the credentials');
       assert.ok((await gap(card, W(page, 'orders'))) >= 12, 'Orders and invoices below the card');
+      // Every box stays inside the page: a German button that would not wrap pushed the service
+      // card past the page's right edge on a phone.
+      assert.deepEqual(await boxesOutside(page), [], 'boxes past the page edge in My services');
       await page.context().close();
     });
   }

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, shot } from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, api } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -112,3 +112,39 @@ for (const loc of LOCALES) {
     });
   }
 }
+
+// A buyer signed in at the shop opens a legal page or the 404 (pages without the widget): the
+// header offers Sign out, not "Already have an account? Login" (it did), and Sign out there ends
+// the session as the widget's does: the token no longer opens anything, the cookie is gone.
+test('a signed-in buyer sees Sign out on the pages without the widget, and signs out there', async () => {
+  const session = await api(server, '/session', { method: 'POST', body: { email: 'legal-header@example.com' } });
+  assert.equal(session.status, 201, session.text);
+  const token = session.json.token;
+  const page = await newPage(browser);
+  const { hostname } = new URL(server.url);
+  const cookie = encodeURIComponent(JSON.stringify({ auth: { loggedIn: true, user: { userid: session.json.userId } }, token }));
+  await page.context().addCookies([{ name: 'checkout', value: cookie, domain: hostname, path: '/', sameSite: 'Lax' }]);
+  for (const path of ['/checkout/legal/terms', '/nope']) {
+    await page.goto(`${server.url}${path}`);
+    await page.locator('[data-testid="signout-button"]').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('header .account').isVisible(), false, `${path}: Login beside Sign out`);
+  }
+  assert.equal((await api(server, '/orders', { token })).status, 200, 'the session works before');
+  await page.locator('[data-testid="signout-button"]').click();
+  await page.locator('header .account').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('[data-testid="signout-button"]').isVisible(), false);
+  assert.equal(
+    (await page.context().cookies()).find((c) => c.name === 'checkout'),
+    undefined,
+    'the cookie cleared',
+  );
+  assert.equal((await api(server, '/orders', { token })).status, 401, 'the session ended');
+  await page.reload();
+  await page.locator('header .account').waitFor({ state: 'visible' });
+  // The 404 page's own status is the one resource "failing" (twice: opened and reloaded).
+  assert.deepEqual(
+    page.problems.filter((p) => !p.includes('status of 404')),
+    [],
+  );
+  await page.context().close();
+});

@@ -42,6 +42,11 @@ type InvoiceResultView struct {
 	ServiceStatus *string
 	Lines         []*InvoiceLineView
 	Total         *MoneyView
+	// The total without tax (as the order's net); absent when the order had no tax
+	Net *MoneyView
+	// The tax in the total at the billing country's rate (as the order's tax);
+	// absent when the order had no tax
+	Tax *TaxResultView
 	// The gateway of the current payment link
 	Gateway *string
 	// The gateways it may be paid through
@@ -63,6 +68,26 @@ type MoneyView struct {
 	Amount *int64
 	// ISO 4217 currency code
 	Currency *string
+}
+
+// TaxResultView is a type that runs validations on a projected type.
+type TaxResultView struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string
+	// Minor units of currency: the tax in total
+	Amount   *int64
+	Currency *string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string
 }
 
 // GatewayResultView is a type that runs validations on a projected type.
@@ -89,6 +114,8 @@ var (
 			"serviceStatus",
 			"lines",
 			"total",
+			"net",
+			"tax",
 			"gateway",
 			"gateways",
 			"paymentDeadline",
@@ -186,6 +213,16 @@ func ValidateInvoiceResultView(result *InvoiceResultView) (err error) {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if result.Net != nil {
+		if err2 := ValidateMoneyView(result.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Tax != nil {
+		if err2 := ValidateTaxResultView(result.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	for _, e := range result.Gateways {
 		if e != nil {
 			if err2 := ValidateGatewayResultView(e); err2 != nil {
@@ -219,6 +256,29 @@ func ValidateMoneyView(result *MoneyView) (err error) {
 	}
 	if result.Currency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	return
+}
+
+// ValidateTaxResultView runs the validations defined on TaxResultView.
+func ValidateTaxResultView(result *TaxResultView) (err error) {
+	if result.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "result"))
+	}
+	if result.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "result"))
+	}
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "result"))
+	}
+	if result.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "result"))
 	}
 	return
 }

@@ -86,6 +86,9 @@ export const InvoiceSchema = v.object({
   serviceStatus: v.optional(v.string(), ''),
   lines: v.optional(v.array(v.object({ description: v.string(), amount: MoneySchema })), []),
   total: MoneySchema,
+  // A taxed order: the total without tax and the tax in it (absent from an untaxed one, and from an older server).
+  net: v.optional(MoneySchema),
+  tax: v.nullish(TaxSchema),
   gateway: v.optional(v.string(), ''),
   gateways: v.optional(v.array(v.object({ module: v.string(), displayName: v.string() })), []),
   paymentDeadline: v.optional(v.string(), ''),

@@ -78,7 +78,11 @@ export const OrderSchema = v.object({
   recurring: v.nullish(v.object({ amount: int, currency: v.string(), billingCycle: v.string() })),
   invoiceNumber: v.nullish(v.string()),
   receiptUrl: v.nullish(v.string()),
-  creditNotes: v.optional(v.array(v.object({ id, number: v.string(), amount: MoneySchema, pdfUrl: v.string() })), []),
+  // A credit note's amount is what was given back, tax included; tax: the VAT in it (absent from an untaxed order).
+  creditNotes: v.optional(
+    v.array(v.object({ id, number: v.string(), amount: MoneySchema, tax: v.optional(MoneySchema), pdfUrl: v.string() })),
+    [],
+  ),
 });
 
 export const OrderListSchema = v.object({ orders: v.array(OrderSchema) });

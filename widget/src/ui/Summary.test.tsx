@@ -68,6 +68,17 @@ describe('Summary', () => {
     expect(ui.getAllByText('No credit card required').length).toBeGreaterThan(0);
   });
 
+  // A trial in a taxed shop (issue 25 walk): it showed "Free Trial · One-time payment" and a net and
+  // a VAT of €0.00; its name alone, and no tax lines where nothing is paid.
+  it('names a free trial without a payment cycle and shows no tax of nothing', async () => {
+    const tax = { country: 'DE', rate: '19', amount: 0, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' };
+    const trial = { ...quote({ pid: 1, billingCycle: 'onetime' }), net: { amount: 0, currency: 'EUR' }, tax };
+    const { ui, shadow } = await renderInFrame(<Summary {...props({ product: plans()[0]!, cycle: 'onetime', quote: trial })} />);
+    expect(lines(shadow)).toEqual([`${plans()[0]!.name}: €0.00`]);
+    expect(ui.queryByTestId('price-tax')).toBeNull();
+    expect(ui.queryByTestId('price-net')).toBeNull();
+  });
+
   it('keeps the pay button off until it can pay, and while the order is created', async () => {
     const p = props({ canPay: false });
     const { ui, rerender } = await renderInFrame(<Summary {...p} />);

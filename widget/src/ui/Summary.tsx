@@ -45,7 +45,8 @@ export function Summary(props: Props) {
   function label(line: Quote['lines'][number]): string {
     switch (line.key) {
       case 'plan':
-        return product ? (cycle ? `${product.name} · ${t.cycles[cycle]}` : product.name) : line.label;
+        // A free trial is no "one-time payment": its name alone.
+        return product ? (cycle && !product.trial ? `${product.name} · ${t.cycles[cycle]}` : product.name) : line.label;
       case 'extraConnections':
         // The count the quote was made for (the choice may have moved on while a new one loads).
         return t.lineExtraConnections(quote?.extraConnections || extra || 1);
@@ -93,7 +94,8 @@ export function Summary(props: Props) {
                 </div>
               </>
             )}
-            {quote.tax && quote.net && (
+            {/* Nothing to pay (a free trial), no tax to set out: no lines of zeros. */}
+            {quote.tax && quote.net && !free && (
               <>
                 <div className="sc-line sc-line-sub" data-testid="price-net">
                   <dt>{t.net}</dt>

@@ -66,9 +66,9 @@ func UsageCommands() []string {
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront|devices)",
 		"geo lookup",
-		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
+		"invoices (get|pdf|credit-note-pdf|pay)",
 		"order (create|get|events|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|qr|restart|recreate|terminate|set-mac|renew|cancel|resume)",
@@ -396,29 +396,6 @@ func ParseEndpoint(
 
 		geoLookupFlags = flag.NewFlagSet("lookup", flag.ExitOnError)
 
-		invoicesFlags = flag.NewFlagSet("invoices", flag.ContinueOnError)
-
-		invoicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
-		invoicesGetInvoiceIDFlag = invoicesGetFlags.String("invoice-id", "REQUIRED", "")
-		invoicesGetTFlag         = invoicesGetFlags.String("t", "", "")
-		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
-
-		invoicesPdfFlags         = flag.NewFlagSet("pdf", flag.ExitOnError)
-		invoicesPdfInvoiceIDFlag = invoicesPdfFlags.String("invoice-id", "REQUIRED", "")
-		invoicesPdfTFlag         = invoicesPdfFlags.String("t", "", "")
-		invoicesPdfTokenFlag     = invoicesPdfFlags.String("token", "", "")
-
-		invoicesCreditNotePdfFlags            = flag.NewFlagSet("credit-note-pdf", flag.ExitOnError)
-		invoicesCreditNotePdfCreditNoteIDFlag = invoicesCreditNotePdfFlags.String("credit-note-id", "REQUIRED", "")
-		invoicesCreditNotePdfTFlag            = invoicesCreditNotePdfFlags.String("t", "", "")
-		invoicesCreditNotePdfTokenFlag        = invoicesCreditNotePdfFlags.String("token", "", "")
-
-		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
-		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
-		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
-		invoicesPayTFlag         = invoicesPayFlags.String("t", "", "")
-		invoicesPayLocaleFlag    = invoicesPayFlags.String("locale", "", "")
-
 		adminOrdersFlags = flag.NewFlagSet("admin-orders", flag.ContinueOnError)
 
 		adminOrdersListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
@@ -441,6 +418,29 @@ func ParseEndpoint(
 		promotionGetFlags    = flag.NewFlagSet("get", flag.ExitOnError)
 		promotionGetCodeFlag = promotionGetFlags.String("code", "REQUIRED", "")
 		promotionGetPidFlag  = promotionGetFlags.String("pid", "", "")
+
+		invoicesFlags = flag.NewFlagSet("invoices", flag.ContinueOnError)
+
+		invoicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
+		invoicesGetInvoiceIDFlag = invoicesGetFlags.String("invoice-id", "REQUIRED", "")
+		invoicesGetTFlag         = invoicesGetFlags.String("t", "", "")
+		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
+
+		invoicesPdfFlags         = flag.NewFlagSet("pdf", flag.ExitOnError)
+		invoicesPdfInvoiceIDFlag = invoicesPdfFlags.String("invoice-id", "REQUIRED", "")
+		invoicesPdfTFlag         = invoicesPdfFlags.String("t", "", "")
+		invoicesPdfTokenFlag     = invoicesPdfFlags.String("token", "", "")
+
+		invoicesCreditNotePdfFlags            = flag.NewFlagSet("credit-note-pdf", flag.ExitOnError)
+		invoicesCreditNotePdfCreditNoteIDFlag = invoicesCreditNotePdfFlags.String("credit-note-id", "REQUIRED", "")
+		invoicesCreditNotePdfTFlag            = invoicesCreditNotePdfFlags.String("t", "", "")
+		invoicesCreditNotePdfTokenFlag        = invoicesCreditNotePdfFlags.String("token", "", "")
+
+		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
+		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
+		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
+		invoicesPayTFlag         = invoicesPayFlags.String("t", "", "")
+		invoicesPayLocaleFlag    = invoicesPayFlags.String("locale", "", "")
 
 		orderFlags = flag.NewFlagSet("order", flag.ContinueOnError)
 
@@ -685,18 +685,18 @@ func ParseEndpoint(
 	geoFlags.Usage = geoUsage
 	geoLookupFlags.Usage = geoLookupUsage
 
-	invoicesFlags.Usage = invoicesUsage
-	invoicesGetFlags.Usage = invoicesGetUsage
-	invoicesPdfFlags.Usage = invoicesPdfUsage
-	invoicesCreditNotePdfFlags.Usage = invoicesCreditNotePdfUsage
-	invoicesPayFlags.Usage = invoicesPayUsage
-
 	adminOrdersFlags.Usage = adminOrdersUsage
 	adminOrdersListFlags.Usage = adminOrdersListUsage
 	adminOrdersGetFlags.Usage = adminOrdersGetUsage
 
 	promotionFlags.Usage = promotionUsage
 	promotionGetFlags.Usage = promotionGetUsage
+
+	invoicesFlags.Usage = invoicesUsage
+	invoicesGetFlags.Usage = invoicesGetUsage
+	invoicesPdfFlags.Usage = invoicesPdfUsage
+	invoicesCreditNotePdfFlags.Usage = invoicesCreditNotePdfUsage
+	invoicesPayFlags.Usage = invoicesPayUsage
 
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
@@ -794,12 +794,12 @@ func ParseEndpoint(
 			svcf = catalogFlags
 		case "geo":
 			svcf = geoFlags
-		case "invoices":
-			svcf = invoicesFlags
 		case "admin-orders":
 			svcf = adminOrdersFlags
 		case "promotion":
 			svcf = promotionFlags
+		case "invoices":
+			svcf = invoicesFlags
 		case "order":
 			svcf = orderFlags
 		case "pricing":
@@ -1059,22 +1059,6 @@ func ParseEndpoint(
 
 			}
 
-		case "invoices":
-			switch epn {
-			case "get":
-				epf = invoicesGetFlags
-
-			case "pdf":
-				epf = invoicesPdfFlags
-
-			case "credit-note-pdf":
-				epf = invoicesCreditNotePdfFlags
-
-			case "pay":
-				epf = invoicesPayFlags
-
-			}
-
 		case "admin-orders":
 			switch epn {
 			case "list":
@@ -1089,6 +1073,22 @@ func ParseEndpoint(
 			switch epn {
 			case "get":
 				epf = promotionGetFlags
+
+			}
+
+		case "invoices":
+			switch epn {
+			case "get":
+				epf = invoicesGetFlags
+
+			case "pdf":
+				epf = invoicesPdfFlags
+
+			case "credit-note-pdf":
+				epf = invoicesCreditNotePdfFlags
+
+			case "pay":
+				epf = invoicesPayFlags
 
 			}
 
@@ -1467,22 +1467,6 @@ func ParseEndpoint(
 			case "lookup":
 				endpoint = c.Lookup()
 			}
-		case "invoices":
-			c := invoicesc.NewClient(scheme, host, doer, enc, dec, restore)
-			switch epn {
-			case "get":
-				endpoint = c.Get()
-				data, err = invoicesc.BuildGetPayload(*invoicesGetInvoiceIDFlag, *invoicesGetTFlag, *invoicesGetLocaleFlag)
-			case "pdf":
-				endpoint = c.Pdf()
-				data, err = invoicesc.BuildPdfPayload(*invoicesPdfInvoiceIDFlag, *invoicesPdfTFlag, *invoicesPdfTokenFlag)
-			case "credit-note-pdf":
-				endpoint = c.CreditNotePdf()
-				data, err = invoicesc.BuildCreditNotePdfPayload(*invoicesCreditNotePdfCreditNoteIDFlag, *invoicesCreditNotePdfTFlag, *invoicesCreditNotePdfTokenFlag)
-			case "pay":
-				endpoint = c.Pay()
-				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
-			}
 		case "admin-orders":
 			c := adminordersc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1499,6 +1483,22 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = promotionc.BuildGetPayload(*promotionGetCodeFlag, *promotionGetPidFlag)
+			}
+		case "invoices":
+			c := invoicesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "get":
+				endpoint = c.Get()
+				data, err = invoicesc.BuildGetPayload(*invoicesGetInvoiceIDFlag, *invoicesGetTFlag, *invoicesGetLocaleFlag)
+			case "pdf":
+				endpoint = c.Pdf()
+				data, err = invoicesc.BuildPdfPayload(*invoicesPdfInvoiceIDFlag, *invoicesPdfTFlag, *invoicesPdfTokenFlag)
+			case "credit-note-pdf":
+				endpoint = c.CreditNotePdf()
+				data, err = invoicesc.BuildCreditNotePdfPayload(*invoicesCreditNotePdfCreditNoteIDFlag, *invoicesCreditNotePdfTFlag, *invoicesCreditNotePdfTokenFlag)
+			case "pay":
+				endpoint = c.Pay()
+				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
 			}
 		case "order":
 			c := orderc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -3032,6 +3032,103 @@ func geoLookupUsage() {
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "geo lookup")
 }
 
+// adminOrdersUsage displays the usage of the admin-orders command and its
+// subcommands.
+func adminOrdersUsage() {
+	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
+}
+func adminOrdersListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
+	fmt.Fprint(os.Stderr, " -from STRING")
+	fmt.Fprint(os.Stderr, " -to STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
+	fmt.Fprintln(os.Stderr, `    -from STRING: `)
+	fmt.Fprintln(os.Stderr, `    -to STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"i37\" --gateway \"6yl\" --kind \"reseller\" --from \"sl2\" --to \"xxs\" --limit 8 --cursor \"rl3\" --session \"s3o\"")
+}
+
+func adminOrdersGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"0dg\" --session \"0ib\"")
+}
+
+// promotionUsage displays the usage of the promotion command and its
+// subcommands.
+func promotionUsage() {
+	fmt.Fprintln(os.Stderr, `Promo codes.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] promotion COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    get: Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s promotion COMMAND --help\n", os.Args[0])
+}
+func promotionGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] promotion get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -code STRING")
+	fmt.Fprint(os.Stderr, " -pid INT")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -code STRING: `)
+	fmt.Fprintln(os.Stderr, `    -pid INT: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"lme\" --pid 3892308098659870804")
+}
+
 // invoicesUsage displays the usage of the invoices command and its subcommands.
 func invoicesUsage() {
 	fmt.Fprintln(os.Stderr, `Renewal invoices for the holder of a pay link (the reminder mails): view and pay one invoice without signing in. A wrong, stale or other invoice's token is not_found.`)
@@ -3133,103 +3230,6 @@ func invoicesPayUsage() {
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"yl1\",\n      \"returnUrl\": \"wev\"\n   }' --invoice-id \"Ab est enim excepturi.\" --t \"s4i\" --locale \"en\"")
-}
-
-// adminOrdersUsage displays the usage of the admin-orders command and its
-// subcommands.
-func adminOrdersUsage() {
-	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
-	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-	fmt.Fprintln(os.Stderr, `    get: One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
-}
-func adminOrdersListUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders list", os.Args[0])
-	fmt.Fprint(os.Stderr, " -status STRING")
-	fmt.Fprint(os.Stderr, " -q STRING")
-	fmt.Fprint(os.Stderr, " -gateway STRING")
-	fmt.Fprint(os.Stderr, " -kind STRING")
-	fmt.Fprint(os.Stderr, " -from STRING")
-	fmt.Fprint(os.Stderr, " -to STRING")
-	fmt.Fprint(os.Stderr, " -limit INT")
-	fmt.Fprint(os.Stderr, " -cursor STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -status STRING: `)
-	fmt.Fprintln(os.Stderr, `    -q STRING: `)
-	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
-	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
-	fmt.Fprintln(os.Stderr, `    -from STRING: `)
-	fmt.Fprintln(os.Stderr, `    -to STRING: `)
-	fmt.Fprintln(os.Stderr, `    -limit INT: `)
-	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"i37\" --gateway \"6yl\" --kind \"reseller\" --from \"sl2\" --to \"xxs\" --limit 8 --cursor \"rl3\" --session \"s3o\"")
-}
-
-func adminOrdersGetUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders get", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"0dg\" --session \"0ib\"")
-}
-
-// promotionUsage displays the usage of the promotion command and its
-// subcommands.
-func promotionUsage() {
-	fmt.Fprintln(os.Stderr, `Promo codes.`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] promotion COMMAND [flags]\n\n", os.Args[0])
-	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    get: Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s promotion COMMAND --help\n", os.Args[0])
-}
-func promotionGetUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] promotion get", os.Args[0])
-	fmt.Fprint(os.Stderr, " -code STRING")
-	fmt.Fprint(os.Stderr, " -pid INT")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -code STRING: `)
-	fmt.Fprintln(os.Stderr, `    -pid INT: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"lme\" --pid 3892308098659870804")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.

@@ -524,6 +524,25 @@ func unmarshalMoneyResponseBodyToInvoicesviewsMoneyView(v *MoneyResponseBody) *i
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToInvoicesviewsTaxResultView builds a value of
+// type *invoicesviews.TaxResultView from a value of type
+// *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToInvoicesviewsTaxResultView(v *TaxResultResponseBody) *invoicesviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &invoicesviews.TaxResultView{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalGatewayResultResponseBodyToInvoicesviewsGatewayResultView builds a
 // value of type *invoicesviews.GatewayResultView from a value of type
 // *GatewayResultResponseBody.

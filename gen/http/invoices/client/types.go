@@ -46,6 +46,11 @@ type GetResponseBody struct {
 	ServiceStatus *string                    `form:"serviceStatus,omitempty" json:"serviceStatus,omitempty" xml:"serviceStatus,omitempty"`
 	Lines         []*InvoiceLineResponseBody `form:"lines,omitempty" json:"lines,omitempty" xml:"lines,omitempty"`
 	Total         *MoneyResponseBody         `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// The total without tax (as the order's net); absent when the order had no tax
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total at the billing country's rate (as the order's tax);
+	// absent when the order had no tax
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// The gateway of the current payment link
 	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty" xml:"gateway,omitempty"`
 	// The gateways it may be paid through
@@ -203,6 +208,26 @@ type MoneyResponseBody struct {
 	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
+}
+
 // GatewayResultResponseBody is used to define fields on response body types.
 type GatewayResultResponseBody struct {
 	Module      *string `form:"module,omitempty" json:"module,omitempty" xml:"module,omitempty"`
@@ -246,6 +271,12 @@ func NewGetInvoiceResultOK(body *GetResponseBody) *invoicesviews.InvoiceResultVi
 		v.Lines[i] = unmarshalInvoiceLineResponseBodyToInvoicesviewsInvoiceLineView(val)
 	}
 	v.Total = unmarshalMoneyResponseBodyToInvoicesviewsMoneyView(body.Total)
+	if body.Net != nil {
+		v.Net = unmarshalMoneyResponseBodyToInvoicesviewsMoneyView(body.Net)
+	}
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToInvoicesviewsTaxResultView(body.Tax)
+	}
 	v.Gateways = make([]*invoicesviews.GatewayResultView, len(body.Gateways))
 	for i, val := range body.Gateways {
 		if val == nil {
@@ -597,6 +628,30 @@ func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
 	}
 	if body.Currency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	return
+}
+
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
 	}
 	return
 }

@@ -433,6 +433,25 @@ func marshalInvoicesviewsMoneyViewToMoneyResponseBody(v *invoicesviews.MoneyView
 	return res
 }
 
+// marshalInvoicesviewsTaxResultViewToTaxResultResponseBody builds a value of
+// type *TaxResultResponseBody from a value of type
+// *invoicesviews.TaxResultView.
+func marshalInvoicesviewsTaxResultViewToTaxResultResponseBody(v *invoicesviews.TaxResultView) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalInvoicesviewsGatewayResultViewToGatewayResultResponseBody builds a
 // value of type *GatewayResultResponseBody from a value of type
 // *invoicesviews.GatewayResultView.

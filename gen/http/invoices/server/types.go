@@ -48,6 +48,10 @@ type GetResponseBody struct {
 	ServiceStatus string                     `form:"serviceStatus" json:"serviceStatus" xml:"serviceStatus"`
 	Lines         []*InvoiceLineResponseBody `form:"lines" json:"lines" xml:"lines"`
 	Total         *MoneyResponseBody         `form:"total" json:"total" xml:"total"`
+	Net           *MoneyResponseBody         `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total at the billing country's rate (as the order's tax);
+	// absent when the order had no tax
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// The gateway of the current payment link
 	Gateway string `form:"gateway" json:"gateway" xml:"gateway"`
 	// The gateways it may be paid through
@@ -205,6 +209,26 @@ type MoneyResponseBody struct {
 	Currency string `form:"currency" json:"currency" xml:"currency"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
+}
+
 // GatewayResultResponseBody is used to define fields on response body types.
 type GatewayResultResponseBody struct {
 	Module      string `form:"module" json:"module" xml:"module"`
@@ -243,6 +267,12 @@ func NewGetResponseBody(res *invoicesviews.InvoiceResultView) *GetResponseBody {
 	}
 	if res.Total != nil {
 		body.Total = marshalInvoicesviewsMoneyViewToMoneyResponseBody(res.Total)
+	}
+	if res.Net != nil {
+		body.Net = marshalInvoicesviewsMoneyViewToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalInvoicesviewsTaxResultViewToTaxResultResponseBody(res.Tax)
 	}
 	if res.Gateways != nil {
 		body.Gateways = make([]*GatewayResultResponseBody, len(res.Gateways))

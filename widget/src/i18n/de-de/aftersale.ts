@@ -18,6 +18,11 @@ export const texts: AfterSaleTexts = {
   sessionExpired: 'Bitte melden Sie sich erneut an, um fortzufahren.',
   signedInAs: (email) => `Angemeldet als ${email}`,
 
+  loadingServices: 'Ihre Dienste werden geladen…',
+  loadingOrders: 'Ihre Bestellungen werden geladen…',
+  loadingOffers: 'Die Angebote werden geladen…',
+  loadingInvoice: 'Ihre Rechnung wird geladen…',
+  loadingService: 'Ihr Dienst wird geladen…',
   servicesTitle: 'Meine Dienste',
   servicesLead: 'Ihre Abos, deren Zugangsdaten und Geräteeinstellungen.',
   noServices: 'Zu diesem Konto gibt es noch keine Dienste.',

@@ -12,11 +12,18 @@ export const texts: OrderTexts = {
   statusDetails: 'Ihre Zugangsdaten werden geladen …',
   statusActive: 'Ihr Abonnement ist bereit.',
   statusCancelled: 'Diese Bestellung wurde storniert.',
+  statusRefunded: 'Diese Bestellung wurde erstattet.',
   statusFailed: 'Die Zahlung ist nicht durchgegangen.',
   paymentStates: {
     processing: 'Zahlung erkannt. Sie wird bestätigt …',
   },
   endedHint: 'Es wurde nichts abgebucht. Sie können ein Paket wählen und es erneut versuchen.',
+  refundedHint:
+    'Das Geld geht auf dem Weg zurück, auf dem Sie bezahlt haben. Die Gutschrift finden Sie unter „Bestellungen und Rechnungen“ in „Meine Dienste“.',
+  signInToSee: 'Melden Sie sich an, um diese Bestellung zu sehen',
+  signInToSeeLead:
+    'Dieser Browser hat keine Sitzung dafür: Der Link öffnet die Bestellung dort, wo Sie gekauft haben. Melden Sie sich mit Ihrer E-Mail-Adresse an, um hier Ihre Dienste, Bestellungen und Rechnungen zu sehen.',
+  signInToSeeAction: 'Anmelden',
   waitingHint: 'Diese Seite aktualisiert sich von selbst. Das dauert meist weniger als eine Minute.',
   completePayment: 'Zahlung abschließen',
   orderNumber: (id) => `Bestellung ${id}`,

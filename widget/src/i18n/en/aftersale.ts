@@ -18,6 +18,13 @@ export const texts = {
   sessionExpired: 'Please sign in again to continue.',
   signedInAs: (email: string) => `Signed in as ${email}`,
 
+  // What an after-sale screen says while its data loads (its skeleton's status).
+  loadingServices: 'Loading your services…',
+  loadingOrders: 'Loading your orders…',
+  loadingOffers: 'Loading the offers…',
+  loadingInvoice: 'Loading your invoice…',
+  loadingService: 'Loading your service…',
+
   // Services
   servicesTitle: 'My services',
   servicesLead: 'Your subscriptions, their login details and device settings.',

@@ -16,12 +16,19 @@ export const texts = {
   statusDetails: 'Getting your login details…',
   statusActive: 'Your subscription is ready.',
   statusCancelled: 'This order was cancelled.',
+  statusRefunded: 'This order was refunded.',
   statusFailed: 'The payment did not go through.',
   // A payment's state at the provider while the order waits, keyed by the API's paymentState.
   paymentStates: {
     processing: 'Payment seen. Confirming it…',
   },
   endedHint: 'Nothing has been charged. You can choose a plan and try again.',
+  refundedHint: 'The money has gone back to how you paid. Its credit note is under Orders and invoices in My services.',
+  // The order's page opened without a session for it (the order mail's link on another device).
+  signInToSee: 'Sign in to see this order',
+  signInToSeeLead:
+    'This browser has no session for it: the link opens the order where you bought it. Sign in with your email address to see your services, orders and invoices here.',
+  signInToSeeAction: 'Sign in',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
   orderNumber: (id: string) => `Order ${id}`,
   payCrypto: (amount: string, currency: string, network: string, from: string, rate: string) =>

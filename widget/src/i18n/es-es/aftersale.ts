@@ -18,6 +18,11 @@ export const texts: AfterSaleTexts = {
   sessionExpired: 'Vuelve a iniciar sesión para continuar.',
   signedInAs: (email) => `Sesión iniciada como ${email}`,
 
+  loadingServices: 'Cargando tus servicios…',
+  loadingOrders: 'Cargando tus pedidos…',
+  loadingOffers: 'Cargando las ofertas…',
+  loadingInvoice: 'Cargando tu factura…',
+  loadingService: 'Cargando tu servicio…',
   servicesTitle: 'Mis servicios',
   servicesLead: 'Tus suscripciones, sus datos de acceso y los ajustes del dispositivo.',
   noServices: 'Esta cuenta todavía no tiene servicios.',

@@ -12,11 +12,18 @@ export const texts: OrderTexts = {
   statusDetails: 'Obteniendo tus datos de acceso…',
   statusActive: 'Tu suscripción está lista.',
   statusCancelled: 'Este pedido se ha cancelado.',
+  statusRefunded: 'Este pedido se ha reembolsado.',
   statusFailed: 'El pago no se ha completado.',
   paymentStates: {
     processing: 'Pago detectado. Lo estamos confirmando…',
   },
   endedHint: 'No se ha cobrado nada. Puedes elegir un plan y volver a intentarlo.',
+  refundedHint:
+    'El dinero se ha devuelto al medio con el que pagaste. La factura rectificativa está en Pedidos y facturas, en Mis servicios.',
+  signInToSee: 'Inicia sesión para ver este pedido',
+  signInToSeeLead:
+    'Este navegador no tiene una sesión para él: el enlace abre el pedido donde lo compraste. Inicia sesión con tu correo electrónico para ver aquí tus servicios, pedidos y facturas.',
+  signInToSeeAction: 'Iniciar sesión',
   waitingHint: 'Esta página se actualiza sola. Normalmente tarda menos de un minuto.',
   completePayment: 'Completar el pago',
   orderNumber: (id) => `Pedido ${id}`,

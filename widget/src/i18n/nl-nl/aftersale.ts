@@ -18,6 +18,11 @@ export const texts: AfterSaleTexts = {
   sessionExpired: 'Log opnieuw in om verder te gaan.',
   signedInAs: (email) => `Ingelogd als ${email}`,
 
+  loadingServices: 'Je diensten worden geladen…',
+  loadingOrders: 'Je bestellingen worden geladen…',
+  loadingOffers: 'De aanbiedingen worden geladen…',
+  loadingInvoice: 'Je factuur wordt geladen…',
+  loadingService: 'Je dienst wordt geladen…',
   servicesTitle: 'Mijn diensten',
   servicesLead: 'Je abonnementen, hun inloggegevens en apparaatinstellingen.',
   noServices: 'Er zijn nog geen diensten op dit account.',

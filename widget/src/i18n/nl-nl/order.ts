@@ -12,11 +12,18 @@ export const texts: OrderTexts = {
   statusDetails: 'Je inloggegevens worden opgehaald…',
   statusActive: 'Je abonnement staat klaar.',
   statusCancelled: 'Deze bestelling is geannuleerd.',
+  statusRefunded: 'Deze bestelling is terugbetaald.',
   statusFailed: 'De betaling is niet gelukt.',
   paymentStates: {
     processing: 'Betaling gezien. We bevestigen deze nu…',
   },
   endedHint: 'Er is niets afgeschreven. Je kunt een abonnement kiezen en het opnieuw proberen.',
+  refundedHint:
+    'Het geld is teruggestort via de manier waarop je betaalde. De creditnota staat bij Bestellingen en facturen in Mijn diensten.',
+  signInToSee: 'Log in om deze bestelling te zien',
+  signInToSeeLead:
+    'Deze browser heeft er geen sessie voor: de link opent de bestelling waar je hem kocht. Log in met je e-mailadres om hier je diensten, bestellingen en facturen te zien.',
+  signInToSeeAction: 'Inloggen',
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',
   orderNumber: (id) => `Bestelling ${id}`,

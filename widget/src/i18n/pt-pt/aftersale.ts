@@ -18,6 +18,11 @@ export const texts: AfterSaleTexts = {
   sessionExpired: 'Inicie sessão novamente para continuar.',
   signedInAs: (email) => `Sessão iniciada como ${email}`,
 
+  loadingServices: 'A carregar os seus serviços…',
+  loadingOrders: 'A carregar as suas encomendas…',
+  loadingOffers: 'A carregar as ofertas…',
+  loadingInvoice: 'A carregar a sua fatura…',
+  loadingService: 'A carregar o seu serviço…',
   servicesTitle: 'Os meus serviços',
   servicesLead: 'As suas subscrições, os respetivos dados de acesso e as definições do dispositivo.',
   noServices: 'Esta conta ainda não tem serviços.',

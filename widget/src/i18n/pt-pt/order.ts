@@ -12,11 +12,17 @@ export const texts: OrderTexts = {
   statusDetails: 'A obter os seus dados de acesso…',
   statusActive: 'A sua subscrição está pronta.',
   statusCancelled: 'Esta encomenda foi cancelada.',
+  statusRefunded: 'Esta encomenda foi reembolsada.',
   statusFailed: 'O pagamento não foi concluído.',
   paymentStates: {
     processing: 'Pagamento detetado. A confirmar…',
   },
   endedHint: 'Não foi cobrado nada. Pode escolher um plano e tentar novamente.',
+  refundedHint: 'O dinheiro foi devolvido pelo meio com que pagou. A nota de crédito está em Encomendas e faturas, em Os meus serviços.',
+  signInToSee: 'Inicie sessão para ver esta encomenda',
+  signInToSeeLead:
+    'Este navegador não tem uma sessão para ela: a ligação abre a encomenda onde a comprou. Inicie sessão com o seu endereço de email para ver aqui os seus serviços, encomendas e faturas.',
+  signInToSeeAction: 'Iniciar sessão',
   waitingHint: 'Esta página atualiza-se sozinha. Normalmente demora menos de um minuto.',
   completePayment: 'Concluir o pagamento',
   orderNumber: (id) => `Encomenda ${id}`,

@@ -64,6 +64,22 @@ export const Services: Story = {
   },
 };
 
+/** The services still loading: the skeleton of the page, its status saying what loads. */
+export const ServicesLoading: Story = {
+  parameters: { checkout: { session: 'proven', api: { 'services.list': 'never' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'services-loading');
+  },
+};
+
+/** The services shown, "Orders and invoices" still loading: rows of blocks. */
+export const OrdersLoading: Story = {
+  parameters: { checkout: { session: 'proven', api: { 'order.list': 'never' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'orders-loading');
+  },
+};
+
 /** No service on the account yet. */
 export const ServicesEmpty: Story = {
   parameters: { checkout: { session: 'proven', api: { 'services.list': '200.empty' } } },

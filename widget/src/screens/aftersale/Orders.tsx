@@ -8,9 +8,9 @@ import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
 import { Alert } from '../../ui/Notice';
+import { orderItems } from '../../ui/orderLines';
 import { useAfterSaleError } from './hooks';
-
-type Texts = ReturnType<typeof useAfterSaleTexts>['t'];
+import { RowsSkeleton } from './Skeleton';
 
 /** The badge colour of an order status: the services' status classes. */
 const TONES: Record<string, string> = {
@@ -25,29 +25,6 @@ const TONES: Record<string, string> = {
   failed: 'cancelled',
   refunded: 'cancelled',
 };
-
-/** What an order bought, in the buyer's words: the plan and its cycle, the extras, proxy protection. */
-export function orderItems(o: Order, t: Texts): string {
-  const q = o.quote;
-  if (!q || q.lines.length === 0) return '';
-  return q.lines
-    .map((l) => {
-      switch (l.key) {
-        case 'plan': {
-          const [name] = l.label.split(' — ');
-          const cycle = (t.cycles as Record<string, string>)[q.billingCycle ?? ''];
-          return cycle ? `${name} — ${cycle}` : l.label;
-        }
-        case 'extraConnections':
-          return q.extraConnections ? t.lineExtraConnections(q.extraConnections) : l.label;
-        case 'proxyProtection':
-          return t.lineProxy;
-        default:
-          return l.label;
-      }
-    })
-    .join(', ');
-}
 
 export function OrdersSection() {
   const c = useController();
@@ -68,10 +45,7 @@ export function OrdersSection() {
         {a.ordersTitle}
       </h3>
       {list.status === 'loading' && !list.data ? (
-        <p className="sc-muted" data-testid="orders-loading">
-          <Icon name="spinner" className="sc-spin" />
-          {t.loading}
-        </p>
+        <RowsSkeleton label={a.loadingOrders} testId="orders-loading" />
       ) : list.status === 'error' && !list.data ? (
         <div className="sc-orders-error">
           <Alert testId="orders-error">{isApiError(list.error) ? errText(list.error) : t.errors.internal}</Alert>

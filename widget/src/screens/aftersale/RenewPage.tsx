@@ -14,6 +14,8 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { renewReturnUrl } from '../../core/returns';
+import { ScreenSkeleton } from './Skeleton';
+import { formatDecimal } from '../../i18n/amounts';
 
 export function RenewPage() {
   const query = useCheckout((s) => s.route.query);
@@ -66,7 +68,7 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
         </Centered>
       );
     }
-    return <Centered icon="spinner" tone="busy" title={t.loading} />;
+    return <ScreenSkeleton label={a.loadingInvoice} layout="narrow" cards={1} testId="renew-loading" />;
   }
 
   if (paid) {
@@ -191,6 +193,19 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
             ))}
           </tbody>
           <tfoot>
+            {data.tax && data.net && (
+              // A taxed renewal: its net and its VAT (rate, country), as the checkout and the PDF show them.
+              <>
+                <tr className="sc-invoice-sub" data-testid="invoice-net">
+                  <th scope="row">{t.net}</th>
+                  <td className="sc-amount">{money(data.net)}</td>
+                </tr>
+                <tr className="sc-invoice-sub" data-testid="invoice-tax">
+                  <th scope="row">{t.taxLine(formatDecimal(Number(data.tax.rate), locale), data.tax.country)}</th>
+                  <td className="sc-amount">{money({ amount: data.tax.amount, currency: data.tax.currency })}</td>
+                </tr>
+              </>
+            )}
             <tr>
               <th scope="row">{t.total}</th>
               <td className="sc-amount" data-testid="invoice-total">

@@ -17,6 +17,7 @@ import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { startSession } from '../../core/signin';
 import { returnUrl } from '../../core/returns';
+import { ScreenSkeleton } from './Skeleton';
 
 export function ResellersPage() {
   const c = useController();
@@ -313,7 +314,8 @@ export function ResellerSuccess() {
     if (bad) c.navigate('resellers', {}, { replace: true });
   }, [bad, c]);
 
-  if (bad || service.status !== 'ok') return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  if (bad || service.status !== 'ok')
+    return <ScreenSkeleton label={a.loadingService} layout="centered" testId="reseller-success-loading" />;
   const s = service.data;
   return (
     <div className="sc-page sc-success" data-testid="reseller-success">

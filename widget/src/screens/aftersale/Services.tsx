@@ -19,6 +19,7 @@ import { BusyButton } from '../../ui/BusyButton';
 import { Alert, StatusNote } from '../../ui/Notice';
 import { viewUrl } from '../../core/returns';
 import { DeviceSetup } from '../devices/DeviceSetup';
+import { ScreenSkeleton } from './Skeleton';
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -48,7 +49,7 @@ function ServiceList({ proven, onSignIn }: { proven: boolean; onSignIn: () => vo
   if (list.status === 'error' && isApiError(list.error) && list.error.code === 'unauthorized') {
     return <SignIn view="services" notice={a.sessionExpired} />;
   }
-  if (list.status === 'loading' && !list.data) return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  if (list.status === 'loading' && !list.data) return <ScreenSkeleton label={a.loadingServices} testId="services-loading" />;
   if (list.status === 'error' && !list.data) {
     return (
       <Centered icon="alert" tone="error" title={t.errorTitle}>

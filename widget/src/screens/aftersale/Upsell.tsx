@@ -16,6 +16,7 @@ import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { getService } from '../../api/orders';
 import { returnUrl } from '../../core/returns';
+import { ScreenSkeleton } from './Skeleton';
 
 export function UpsellPage() {
   const landing = useSigninLanding();
@@ -76,7 +77,8 @@ function UpsellOffers() {
   ) {
     return <SignIn view="upsell" lead={a.upsellSignInLead} notice={a.sessionExpired} />;
   }
-  if (offers.status === 'loading' && !offers.data) return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  if (offers.status === 'loading' && !offers.data)
+    return <ScreenSkeleton label={a.loadingOffers} layout="narrow" cards={1} testId="upsell-loading" />;
   if (offers.status === 'error' && !offers.data) {
     return (
       <Centered icon="alert" tone="error" title={t.errorTitle}>
@@ -268,7 +270,7 @@ export function UpsellSuccess() {
   const errText = useAfterSaleError();
   const serviceId = useCheckout((s) => s.route.query.upsell ?? '');
   const service = useResource(`service:${serviceId}`, () => getService(c.client, serviceId));
-  if (service.status === 'loading') return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  if (service.status === 'loading') return <ScreenSkeleton label={a.loadingService} layout="centered" testId="upsell-success-loading" />;
   if (service.status === 'error') {
     return (
       <Centered icon="alert" tone="error" title={t.errorTitle}>

@@ -269,6 +269,38 @@ describe('the /renew page of a pay link', () => {
     expect(api.callsTo('session.create')).toHaveLength(0);
   });
 
+  // A taxed renewal (issue 25 walk): its pay page showed the lines and the total, not the VAT in it.
+  it.each([
+    ['', 'Net€13.44', 'VAT 19% (DE)€2.55', '€15.99'],
+    ['de-de/', /^Netto13,44\s€$/, /^MwSt\. 19 % \(DE\)2,55\s€$/, /^15,99\s€$/],
+  ])('shows the net and the VAT of a taxed renewal (/checkout/%srenew)', async (prefix, net, vat, total) => {
+    const api = installApi();
+    api.on('invoices.get', () => ({
+      ...body<object>('invoices.get', '200.extra'),
+      net: { amount: 1344, currency: 'EUR' },
+      tax: { country: 'DE', rate: '19', amount: 255, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' },
+    }));
+    const { ui } = await open(`/checkout/${prefix}renew?invoice=${INVOICE}&t=${PAY_TOKEN}`);
+    await ui().findByTestId('renew-view');
+    const match = (id: string, want: string | RegExp) => {
+      const text = ui().getByTestId(id).textContent;
+      if (typeof want === 'string') expect(text).toBe(want);
+      else expect(text).toMatch(want);
+    };
+    match('invoice-net', net);
+    match('invoice-tax', vat);
+    match('invoice-total', total);
+  });
+
+  it('shows no tax lines for an untaxed renewal', async () => {
+    const api = installApi();
+    api.on('invoices.get', '200.extra');
+    const { ui } = await open(`/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}`);
+    await ui().findByTestId('renew-view');
+    expect(ui().queryByTestId('invoice-tax')).toBeNull();
+    expect(ui().queryByTestId('invoice-net')).toBeNull();
+  });
+
   it('works under a locale prefix, in that language', async () => {
     const api = installApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);

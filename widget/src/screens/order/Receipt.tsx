@@ -5,6 +5,7 @@ import { formatDecimal } from '../../i18n/amounts';
 import { useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
+import { orderLineText } from '../../ui/orderLines';
 
 /**
  * What was bought and paid: the quote's lines and discount, the total, the payment method, the
@@ -23,22 +24,6 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
   const method = gateway && gateways.status === 'ok' ? (gateways.data.gateways.find((g) => g.module === gateway)?.displayName ?? '') : '';
   const q = o.quote;
   const perCycle = o.recurring ? ((t.perCycle as Record<string, string>)[o.recurring.billingCycle] ?? o.recurring.billingCycle) : '';
-
-  /** A quote line in the buyer's words (the server's are English): the plan and its cycle, the extras, proxy protection. */
-  function lineText(line: NonNullable<typeof q>['lines'][number]): string {
-    switch (line.key) {
-      case 'plan': {
-        const cycle = (t.cycles as Record<string, string>)[q?.billingCycle ?? ''];
-        return cycle ? `${line.label.split(' — ')[0]} — ${cycle}` : line.label;
-      }
-      case 'extraConnections':
-        return q?.extraConnections ? t.receiptExtra(q.extraConnections) : line.label;
-      case 'proxyProtection':
-        return t.receiptProxy;
-      default:
-        return line.label;
-    }
-  }
 
   async function download() {
     setDownloading(true);
@@ -61,7 +46,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <dl className="sc-lines" data-testid="receipt-lines">
           {q.lines.map((line, i) => (
             <div className="sc-line" key={`${line.key}-${i}`}>
-              <dt>{lineText(line)}</dt>
+              <dt>{orderLineText(q, line, t)}</dt>
               <dd>{money(line.amount)}</dd>
             </div>
           ))}
@@ -73,7 +58,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
           )}
         </dl>
       )}
-      {q?.tax && q.net && (
+      {q?.tax && q.net && o.total.amount > 0 && (
         // A taxed order (the catalog's tax block): its net and its VAT at the buyer's country's rate.
         <dl className="sc-lines sc-receipt-tax" data-testid="receipt-tax-lines">
           <div className="sc-line sc-line-sub" data-testid="receipt-net">
@@ -90,7 +75,8 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <span>{t.receiptTotal}</span>
         <strong>{money(o.total)}</strong>
       </div>
-      {o.recurring && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
+      {/* A refunded order renews no more. */}
+      {o.recurring && o.status !== 'refunded' && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
       <dl className="sc-facts">
         {o.createdAt && (
           <div>
@@ -110,15 +96,31 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
             <dd data-testid="receipt-number">{o.invoiceNumber}</dd>
           </div>
         )}
-        {o.creditNotes.map((n) => (
-          <div key={n.id}>
-            <dt>{t.creditNote}</dt>
-            <dd>
-              {n.number}: −{money(n.amount)}
-            </dd>
-          </div>
-        ))}
       </dl>
+      {o.creditNotes.map((n) => (
+        // What a refund gave back, set out as the invoice is: its total, and from a taxed order its
+        // net and the VAT returned at the invoice's rate.
+        <dl className="sc-lines sc-receipt-credit" data-testid="receipt-credit-note" key={n.id}>
+          <div className="sc-line" data-testid="credit-note-head">
+            <dt>
+              {t.creditNote} <span className="sc-credit-number">{n.number}</span>
+            </dt>
+            <dd>−{money(n.amount)}</dd>
+          </div>
+          {n.tax && q?.tax && (
+            <>
+              <div className="sc-line sc-line-sub" data-testid="credit-note-net">
+                <dt>{t.receiptNet}</dt>
+                <dd>−{money({ amount: n.amount.amount - n.tax.amount, currency: n.amount.currency })}</dd>
+              </div>
+              <div className="sc-line sc-line-sub" data-testid="credit-note-tax">
+                <dt>{t.receiptTax(formatDecimal(Number(q.tax.rate), locale), q.tax.country)}</dt>
+                <dd>−{money(n.tax)}</dd>
+              </div>
+            </>
+          )}
+        </dl>
+      ))}
       {o.receiptUrl && o.invoiceId && (
         <button
           type="button"

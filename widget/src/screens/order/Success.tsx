@@ -104,6 +104,26 @@ export function Success() {
     );
   }
 
+  // Refunded in full (the lines taken back): no welcome and no login details, what was paid and
+  // given back, and the way to the buyer's services.
+  if (order?.status === 'refunded') {
+    return (
+      <div className="sc-page sc-success" data-testid="order-refunded">
+        <header className="sc-success-head">
+          <div className="sc-hero-icon">
+            <Icon name="help" />
+          </div>
+          <h2 className="sc-title" ref={heading} tabIndex={-1}>
+            {t.statusRefunded}
+          </h2>
+          <p className="sc-lead">{t.refundedHint}</p>
+        </header>
+        <Receipt order={order} gateway={gateway} />
+        <ManageLink lead={false} />
+      </div>
+    );
+  }
+
   const sf = storefront.data;
   return (
     <div className="sc-page sc-success">

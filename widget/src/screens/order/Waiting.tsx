@@ -20,7 +20,9 @@ export function orderIdFrom(query: Record<string, string>, remembered: string): 
   return q && !q.includes('{') ? q : remembered;
 }
 
-const PAID = new Set(['paid', 'provisioning', 'active']);
+const PAID = new Set(['paid', 'provisioning', 'active', 'partially_refunded']);
+/** Paid and delivered: the success page, with its receipt (a partial refund's credit note on it). */
+const DELIVERED = new Set(['active', 'partially_refunded']);
 
 /**
  * Follows the order on its stream (GET /orders/{id}/events; polling GET /orders/{id} every 2 s when
@@ -75,7 +77,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           waiting: { lastDate: s.waiting.lastDate, duration: s.waiting.lastDate ? Date.now() - Date.parse(s.waiting.lastDate) : 0 },
         }));
         if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
-        if (o.status === 'active') {
+        if (DELIVERED.has(o.status)) {
           forgetCart();
           c.emitOnce(`ready:${o.orderId}`, 'streamcart:service-ready', { orderId: o.orderId, serviceIds: o.serviceIds });
           // The reseller success page reads the plan's service (spec §4 guard: ?serviceid=); an
@@ -85,7 +87,14 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           else c.navigate('success', { order: o.orderId, ...(upsell ? { upsell } : {}) }, { replace: true });
           return true;
         }
-        return o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed' || o.status === 'needs_review';
+        return (
+          o.status === 'fraud' ||
+          o.fraud ||
+          o.status === 'cancelled' ||
+          o.status === 'failed' ||
+          o.status === 'needs_review' ||
+          o.status === 'refunded'
+        );
       },
       error: (e) => {
         if (isApiError(e) && e.code === 'malformed') {
@@ -113,7 +122,32 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
   if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
 
-  if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
+  // No session for this order in this browser (the order mail's link opened on another device, or
+  // after signing out): not "your session has expired", but the way in: signing in, which leads to
+  // the buyer's services, orders and invoices.
+  if (isApiError(error) && error.code === 'unauthorized') {
+    return (
+      <Centered icon="lock" title={t.signInToSee} testId="order-sign-in">
+        <p className="sc-lead">{t.signInToSeeLead}</p>
+        <div className="sc-actions">
+          <a
+            className="sc-btn sc-btn-primary"
+            href={c.servicesHref()}
+            data-testid="order-sign-in-link"
+            onClick={(e) => {
+              if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+              e.preventDefault();
+              c.navigate('', { view: 'services' });
+            }}
+          >
+            {t.signInToSeeAction}
+          </a>
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backToPlans}</HomeLink>
+        </div>
+      </Centered>
+    );
+  }
+  if (isApiError(error) && error.code === 'not_found') {
     return (
       <Centered icon="alert" tone="error" title={t.errorTitle}>
         <p className="sc-lead" role="alert">
@@ -124,7 +158,9 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     );
   }
 
-  const ended = order && (order.status === 'cancelled' || order.status === 'failed');
+  // A refunded order ended too, but it was paid: it says so, not that nothing was charged.
+  const refunded = order?.status === 'refunded';
+  const ended = order && (order.status === 'cancelled' || order.status === 'failed' || refunded);
   // Seen by the provider and being confirmed: paid already, so neither paying nor cancelling again.
   const seen = order?.status === 'pending' && order.paymentState ? order.paymentState : undefined;
   const awaiting = order?.status === 'pending' && !seen;
@@ -143,7 +179,9 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
               ? t.statusActive
               : order.status === 'cancelled'
                 ? t.statusCancelled
-                : t.statusFailed;
+                : refunded
+                  ? t.statusRefunded
+                  : t.statusFailed;
   const paymentUrl = order?.paymentUrl ? c.client.resolve(order.paymentUrl) : persisted.payment.url;
 
   // Spec §4: cancelling resets the order ids and the fraud flag. The API lets only the owner cancel.
@@ -189,7 +227,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
       )}
       {ended && (
         <p className="sc-lead" data-testid="waiting-status" data-status={order.status}>
-          {t.endedHint}
+          {refunded ? t.refundedHint : t.endedHint}
         </p>
       )}
       <p className="sc-muted">

@@ -179,6 +179,55 @@ describe('waiting', () => {
     expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
   });
 
+  // An order refunded in full (the console's refund) was paid: its page says it was refunded and
+  // where the credit note is, not that nothing was charged, and stops reading it.
+  it('says a refunded order was refunded, and stops polling', async () => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...body<object>('order.get', '200.active'), status: 'refunded' }));
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
+    timing.pollMs = 7;
+    const timers = vi.spyOn(window, 'setTimeout');
+    const { ui } = mount();
+    const status = await ui_(ui).findByTestId('waiting-status');
+    await waitFor(() => expect(status.dataset.status).toBe('refunded'));
+    expect(ui().getByRole('heading', { name: 'This order was refunded.' })).toBeTruthy();
+    expect(status.textContent).toContain('under Orders and invoices');
+    expect(status.textContent).not.toContain('Nothing has been charged');
+    // No next read was scheduled.
+    expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(0);
+    expect(api.callsTo('GET /orders/ord_storybook01')).toHaveLength(1);
+  });
+
+  // A partial refund leaves the lines bought: the success page with its receipt.
+  it('takes a partially refunded order to its success page', async () => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...body<object>('order.get', '200.active'), status: 'partially_refunded' }));
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
+    const { ui } = mount();
+    expect(await ui_(ui).findByTestId('receipt')).toBeTruthy();
+  });
+
+  // The order mail's link opened where this browser has no session for the order (another device):
+  // it said "Your session has expired. Please try again."; now the way in, signing in.
+  it.each([
+    ['en', 'Sign in to see this order', 'Sign in'],
+    ['de-de', 'Melden Sie sich an, um diese Bestellung zu sehen', 'Anmelden'],
+  ])('offers to sign in when this browser has no session for the order (%s)', async (locale, title, action) => {
+    installApi();
+    history.replaceState(null, '', '/checkout/waiting?order=ord_storybook01');
+    const { ui } = mount({ locale, routing: 'history', base: '/checkout/' });
+    const view = await ui_(ui).findByTestId('order-sign-in');
+    expect(within(view).getByRole('heading').textContent).toBe(title);
+    expect(view.textContent).not.toMatch(/expired|abgelaufen/);
+    const link = within(view).getByTestId('order-sign-in-link');
+    expect(link.textContent).toBe(action);
+    fireEvent.click(link);
+    expect(await ui_(ui).findByTestId('signin-form')).toBeTruthy();
+    expect(location.search).toContain('view=services');
+  });
+
   it('says so when the order is not ours', async () => {
     const api = installApi();
     api.on('order.get', '404');

@@ -68,7 +68,9 @@ describe('the receipt on the success page', () => {
     expect(r.getByTestId('receipt-number').textContent).toBe('SC-2030-000001');
     expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Card (sandbox)');
     expect(r.getByText('Then €12.99 per month, until you cancel.')).toBeTruthy();
-    expect(r.getByText('CN-2030-000001: −€5.00')).toBeTruthy();
+    expect(r.getByTestId('receipt-credit-note').textContent).toBe('Credit note CN-2030-000001−€5.00');
+    // An untaxed order's credit note: no net or VAT to show.
+    expect(r.queryByTestId('credit-note-tax')).toBeNull();
     expect(r.getByTestId('invoice-download').textContent).toBe('Download invoice');
   });
 
@@ -154,6 +156,73 @@ describe('the receipt on the success page', () => {
     match(r.getByTestId('receipt-net'), net);
     match(r.getByTestId('receipt-tax'), vat);
     match(r.getByTestId('receipt-total'), total);
+  });
+
+  // A refund of a taxed order: its credit note set out as the invoice is, with the VAT it gives back
+  // at the invoice's rate and country, in every locale's words.
+  function taxedRefund() {
+    const o = taxed();
+    return {
+      ...o,
+      status: 'partially_refunded',
+      creditNotes: [{ ...o.creditNotes[0]!, amount: { amount: 500, currency: 'EUR' }, tax: { amount: 80, currency: 'EUR' } }],
+    };
+  }
+
+  it.each([
+    ['en', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['en-us', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['en-gb', 'Credit note CN-2030-000001−€5.00', 'Net−€4.20', 'VAT 19% (DE)−€0.80'],
+    ['de-de', /^Gutschrift CN-2030-000001−5,00\s€$/, /^Netto−4,20\s€$/, /^MwSt\. 19 % \(DE\)−0,80\s€$/],
+    ['es-es', /^Factura rectificativa CN-2030-000001−5,00\s€$/, /^Base imponible−4,20\s€$/, /^IVA 19 % \(DE\)−0,80\s€$/],
+    ['nl-nl', /^Creditnota CN-2030-000001−€\s?5,00$/, /^Netto−€\s?4,20$/, /^Btw 19% \(DE\)−€\s?0,80$/],
+    ['pt-pt', /^Nota de crédito CN-2030-000001−5,00\s€$/, /^Valor líquido−4,20\s€$/, /^IVA 19% \(DE\)−0,80\s€$/],
+  ])('shows a credit note of a taxed order with its net and VAT (%s)', async (locale, head, net, vat) => {
+    const api = installApi();
+    api.on('order.get', taxedRefund);
+    paidWith('sandbox');
+    const { ui } = mount({ locale });
+    const r = within(await receipt(ui));
+    const note = within(r.getByTestId('receipt-credit-note'));
+    const match = (text: string | null, want: string | RegExp) =>
+      typeof want === 'string' ? expect(text).toBe(want) : expect(text).toMatch(want);
+    match(note.getByTestId('credit-note-head').textContent, head);
+    match(note.getByTestId('credit-note-net').textContent, net);
+    match(note.getByTestId('credit-note-tax').textContent, vat);
+  });
+
+  it('shows no tax of nothing for a free order (a trial in a taxed shop)', async () => {
+    const api = installApi();
+    api.on('order.get', () => {
+      const o = taxed();
+      const zero = { amount: 0, currency: 'EUR' };
+      return { ...o, total: zero, net: zero, quote: { ...o.quote, discount: null, net: zero, total: zero, tax: { ...o.tax, amount: 0 } } };
+    });
+    paidWith('sandbox');
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    expect(r.queryByTestId('receipt-tax')).toBeNull();
+    expect(r.queryByTestId('receipt-net')).toBeNull();
+  });
+
+  // The success page of an order refunded in full (its address kept from the order mail): it was
+  // "Welcome aboard!", a cancelled line whose login details were "being prepared", and what renews.
+  it.each([
+    ['en', 'This order was refunded.', 'Then €'],
+    ['de-de', 'Diese Bestellung wurde erstattet.', 'Danach'],
+  ])('says a refunded order was refunded, with its receipt and credit note and nothing that renews (%s)', async (locale, title, renews) => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...taxedRefund(), status: 'refunded' }));
+    paidWith('sandbox');
+    history.replaceState(null, '', '/checkout/success?order=ord_storybook01');
+    const { ui } = mount({ locale, routing: 'history', base: '/checkout/' });
+    await waitFor(() => ui());
+    const page = await ui().findByTestId('order-refunded');
+    expect(within(page).getByRole('heading', { level: 2 }).textContent).toBe(title);
+    expect(within(page).queryByText(/Welcome|Willkommen/)).toBeNull();
+    expect(within(page).getByTestId('receipt-credit-note')).toBeTruthy();
+    expect(within(page).getByTestId('receipt').textContent).not.toContain(renews);
+    expect(ui().queryByTestId('success-credentials')).toBeNull();
   });
 
   it('shows no tax line for an order without tax', async () => {
