@@ -338,3 +338,100 @@ func TestWHMCSTaxIsWHMCSs(t *testing.T) {
 		}
 	})
 }
+
+// TestWHMCSPartialRefundWhileProvisioning: a partial refund of an order WHMCS has not recorded
+// the payment of yet (WHMCS down after the payment) does not stop its fulfilment: once WHMCS is
+// back (a lost AddInvoicePayment answer too) the payment is recorded once, then the refund once,
+// the line made, and the order ends partially_refunded. 40 submissions with one key are one refund.
+func TestWHMCSPartialRefundWhileProvisioning(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		buyer := c.identify("early@example.com", "")
+		o := c.buy(buyer.Token, whmcsBuy())
+		f.SetStatus(http.StatusServiceUnavailable)
+		if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "provisioning" {
+			t.Fatalf("order %s with WHMCS down after the payment, want provisioning", got.Status)
+		}
+		var wg sync.WaitGroup
+		for i := range 40 {
+			wg.Go(func() {
+				r, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: o.OrderID, Amount: ptr(int64(500)), Reason: "late delivery", IdempotencyKey: ptr("early-part")})
+				if err != nil || r.Refunded.Amount != 500 {
+					t.Errorf("refund %d: %+v %v", i, r, err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := c.count(`SELECT COUNT(*) FROM order_refunds WHERE order_id = ?`, o.OrderID); n != 1 {
+			t.Fatalf("%d refunds for one Idempotency-Key", n)
+		}
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "provisioning" {
+			t.Fatalf("order %s after a partial refund while provisioning, want still provisioning", got.Status)
+		}
+		c.drain()
+		if f.CallCount("AddInvoicePayment") != 0 || f.CallCount("AddTransaction") != 0 {
+			t.Fatal("WHMCS was written while down")
+		}
+		// Back, the payment's answer lost once: recorded once, then the refund, then the line.
+		f.SetStatus(0)
+		drop.arm("AddInvoicePayment")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		for range 3 {
+			c.clock.Add(2 * time.Hour)
+			c.drain()
+		}
+		st := f.State()
+		if f.CallCount("AddInvoicePayment") != 1 || len(st.Transactions) != 2 || st.Transactions[0].Amount != "21.59" ||
+			st.Transactions[1].Refunded != "5.00" || st.Transactions[1].InvoiceID != st.Invoices[0].ID || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS transactions %+v (AddInvoicePayment %d, AddTransaction %d): want the payment, then the refund, once each",
+				st.Transactions, f.CallCount("AddInvoicePayment"), f.CallCount("AddTransaction"))
+		}
+		if st.Invoices[0].Status != "Paid" || st.Orders[0].Status != "Active" || st.Services[0].Status != "Active" {
+			t.Fatalf("WHMCS invoice %+v order %+v service %+v: want paid, accepted, the line made", st.Invoices[0], st.Orders[0], st.Services[0])
+		}
+		got := c.getOrder(buyer.Token, o.OrderID)
+		if got.Status != "partially_refunded" {
+			t.Fatalf("order %s once fulfilled, want partially_refunded", got.Status)
+		}
+		if svc := c.getService(buyer.Token, got.ServiceIds[0]); svc.Status != "Active" || svc.Username == "" {
+			t.Fatalf("service %+v, want the line made", svc)
+		}
+	})
+}
+
+// TestPartialRefundBeforeProvisioning: in the built-in back end too, a partial refund of a paid
+// order whose provisioning job has not run yet does not stop it: the line is made, and the order
+// ends partially_refunded.
+func TestPartialRefundBeforeProvisioning(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c := newConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		buyer := c.identify("builtin-early@example.com", "")
+		o := c.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly"})
+		if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		if _, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+			ID: o.OrderID, Amount: ptr(int64(100)), Reason: "a gesture"}); err != nil {
+			t.Fatalf("refund: %v", err)
+		}
+		c.drain()
+		got := c.getOrder(buyer.Token, o.OrderID)
+		if got.Status != "partially_refunded" {
+			t.Fatalf("order %s, want partially_refunded once provisioned", got.Status)
+		}
+		if svc := c.getService(buyer.Token, got.ServiceIds[0]); svc.Status != "Active" || svc.Username == "" {
+			t.Fatalf("service %+v after a partial refund before provisioning, want the line made", svc)
+		}
+	})
+}

@@ -60,6 +60,7 @@ type HomeStore interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	Placement(ctx context.Context, orderID string) (Placement, error)
@@ -341,7 +342,7 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 		}
 	}
 	h.cache.Forget(p.ClientRef)
-	if _, err := h.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	if _, err := h.store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 	}
 	h.log.Info("WHMCS order active", "order", o.ID, "services", len(services))
@@ -564,8 +565,9 @@ func (h *Home) RecordRefundJob(ctx context.Context, j job.Job) error {
 		if o.Status == order.StatusPaid || o.Status == order.StatusProvisioning {
 			return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, ErrPaymentNotRecorded) // being recorded
 		}
-		// Refunded before its payment was recorded there (the fulfilment stops once an order is
-		// refunded): WHMCS holds neither, and its invoice stays as it is.
+		// Refunded in full before its payment was recorded there (a full refund stops the
+		// fulfilment; a partial one does not, and waits above): WHMCS holds neither, and its
+		// invoice stays as it is.
 		h.log.Warn("refund of a payment WHMCS never recorded: nothing recorded there", "order", orderID, "refund", refundID, "status", o.Status)
 		return nil
 	}
