@@ -435,3 +435,75 @@ func TestPartialRefundBeforeProvisioning(t *testing.T) {
 		}
 	})
 }
+
+// TestWHMCSRenewalRefund: a fully refunded renewal is recorded on WHMCS's renewal invoice and
+// moves the WHMCS service's due date back by the period its payment added (UpdateClientProduct
+// nextduedate), once: 40 refunds at once are one; WHMCS down, the take-back waits; its answer
+// lost, the retry reads the date back and sends nothing more. The line is not ended.
+func TestWHMCSRenewalRefund(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "renewback@example.com")
+		buyer := c.proven("renewback@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		due := f.State().Services[0].NextDueDate
+		c.clock.Add(20 * 24 * time.Hour)
+		if res := f.RunCron(); len(res.Invoices) != 1 {
+			t.Fatalf("WHMCS's cron made %+v, want one renewal invoice", res)
+		}
+		r, err := c.services.Renew(t.Context(), &genservices.RenewPayload{Token: ptr(buyer.Token), ServiceID: svcID})
+		if err != nil {
+			t.Fatalf("renew: %v", err)
+		}
+		if resp := c.sandbox(r.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		renewed := f.State().Services[0].NextDueDate
+		if renewed == due {
+			t.Fatalf("WHMCS due date %s not moved by the renewal", renewed)
+		}
+
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		f.SetStatus(http.StatusServiceUnavailable)
+		var wg sync.WaitGroup
+		done := make([]bool, 40)
+		for i := range done {
+			wg.Go(func() {
+				_, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: r.OrderID, Reason: "renewed by mistake"})
+				done[i] = err == nil
+			})
+		}
+		wg.Wait()
+		if n := len(slices.DeleteFunc(done, func(b bool) bool { return !b })); n != 1 {
+			t.Fatalf("%d refunds of the renewal succeeded, want 1", n)
+		}
+		c.drain()
+		if state, attempts := jobState(t, c.shop, whmcsorder.JobTakeBack+":"+r.OrderID); state != store.JobQueued || attempts != 1 {
+			t.Fatalf("take-back job %s after %d attempts, want queued again", state, attempts)
+		}
+		f.SetStatus(0)
+		drop.arm("UpdateClientProduct")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		c.clock.Add(2 * time.Hour)
+		c.drain()
+		st := f.State()
+		if n := f.CallCount("UpdateClientProduct"); n != 1 || callsWith(f, "UpdateClientProduct", "nextduedate", due) != 1 {
+			t.Fatalf("%d UpdateClientProduct calls, want one moving the due date back to %s", n, due)
+		}
+		if ws := st.Services[0]; ws.NextDueDate != due || ws.Status != "Active" || moduleCalls(st, "TerminateAccount") != 0 {
+			t.Fatalf("WHMCS service %+v: want its due date back at %s (from %s), the line running", ws, due, renewed)
+		}
+		out := refundsOut(st)
+		if len(out) != 1 || out[0].InvoiceID != st.Invoices[len(st.Invoices)-1].ID || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS refunds %+v: want the renewal invoice's refund once", out)
+		}
+		if svc := c.getService(buyer.Token, svcID); svc.NextDueDate != due || svc.Status != "Active" {
+			t.Fatalf("service %+v: want WHMCS's due date %s, active", svc, due)
+		}
+	})
+}

@@ -90,6 +90,7 @@ type HomeAPI interface {
 	AddRefund(ctx context.Context, r whmcs.Refund) error
 	GetProducts(ctx context.Context, q whmcs.ProductQuery) ([]whmcs.Product, error)
 	SetServiceOptions(ctx context.Context, serviceID int, options map[int]whmcs.OptionQty) error
+	SetNextDueDate(ctx context.Context, serviceID int, date time.Time) error
 }
 
 // Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
@@ -385,8 +386,13 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 	if err != nil {
 		return err
 	}
-	if o.Kind == order.KindUpsell {
+	switch o.Kind {
+	case order.KindUpsell:
 		if err := h.takeBackUpsell(ctx, o); err != nil {
+			return err
+		}
+	case order.KindRenewal:
+		if err := h.takeBackRenewal(ctx, o, p); err != nil {
 			return err
 		}
 	}
@@ -489,6 +495,55 @@ func (h *Home) takeBackUpsell(ctx context.Context, o order.Order) error {
 		h.log.Info("refunded upsell's connections taken back in WHMCS", "order", o.ID, "service", svc.ID, "extra", want)
 	}
 	return h.next(ctx, JobChangePackage, o.ID)
+}
+
+// takeBackRenewal moves the due date of the WHMCS service a fully refunded renewal paid for back
+// by the period its payment added: WHMCS moved it from the renewal invoice's due date (the date
+// it renewed) one cycle on when the payment was recorded. UpdateClientProduct nextduedate sets
+// it back to the invoice's due date, an absolute value sent only while WHMCS shows exactly that
+// one cycle more, so a retry after a lost answer (WHMCS showing the date back) sends nothing; a
+// date WHMCS moved otherwise since (a later renewal, the seller's edit), or never moved (the
+// payment refunded before it was recorded there), is left as it is (logged). No module function
+// runs: the panel line keeps its expiry until WHMCS's cron suspends the service for the period
+// now unpaid.
+func (h *Home) takeBackRenewal(ctx context.Context, o order.Order, p Placement) error {
+	if p.InvoiceRef == 0 {
+		return nil
+	}
+	inv, err := h.api.GetInvoice(ctx, p.InvoiceRef)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	sid := 0
+	for _, it := range inv.Items {
+		if it.Type == "Hosting" && sid == 0 {
+			sid = int(it.RelID)
+		}
+	}
+	if sid == 0 || inv.DueDate.IsZero() {
+		h.log.Warn("refunded WHMCS renewal: its invoice names no service or due date; due date left", "order", o.ID)
+		return nil
+	}
+	ws, err := h.api.GetClientService(ctx, p.ClientRef, sid)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	back := inv.DueDate.Time
+	months := renewalCycle(ws.BillingCycle).Months()
+	switch on := ws.NextDueDate.Time; {
+	case on.Equal(back):
+		return nil // back already (a lost answer), or never moved
+	case months == 0 || !on.Equal(back.AddDate(0, months, 0)):
+		h.log.Warn("refunded WHMCS renewal: WHMCS's due date moved since; left as it is", "order", o.ID,
+			"due", on.Format(time.DateOnly), "renewed", back.Format(time.DateOnly), "cycle", ws.BillingCycle)
+		return nil
+	}
+	h.cache.Forget(p.ClientRef)
+	if err := h.api.SetNextDueDate(ctx, sid, back); err != nil {
+		return h.callFailed(o, err) // unknown whether it was set: the retry reads it first
+	}
+	h.log.Info("refunded WHMCS renewal: due date moved back", "order", o.ID, "due", back.Format(time.DateOnly))
+	return nil
 }
 
 // ChangePackage is JobChangePackage's handler: the module's ChangePackage on the WHMCS service a
