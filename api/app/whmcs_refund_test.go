@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -504,6 +505,116 @@ func TestWHMCSRenewalRefund(t *testing.T) {
 		}
 		if svc := c.getService(buyer.Token, svcID); svc.NextDueDate != due || svc.Status != "Active" {
 			t.Fatalf("service %+v: want WHMCS's due date %s, active", svc, due)
+		}
+	})
+}
+
+// holdUpgrade is a WHMCS in front of the fake that fails the first UpgradeProduct placing an
+// upgrade without it reaching WHMCS (no answer), and holds the answer of the second after WHMCS
+// made the upgrade: made is told, the answer is sent once release is closed.
+type holdUpgrade struct {
+	next          http.Handler
+	n             atomic.Int32
+	made, release chan struct{}
+}
+
+func (h *holdUpgrade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.ParseForm() == nil && r.PostForm.Get("action") == "UpgradeProduct" && r.PostForm.Get("calconly") != "true" {
+		switch h.n.Add(1) {
+		case 1:
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		case 2:
+			rec := httptest.NewRecorder()
+			h.next.ServeHTTP(rec, r)
+			close(h.made)
+			<-h.release
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+	}
+	h.next.ServeHTTP(w, r)
+}
+
+// TestWHMCSLostUpgradeRace: an upsell's UpgradeProduct gets no answer (lost); a second upsell of
+// the same line under another Idempotency-Key is placed, and while its UpgradeProduct is in
+// flight (WHMCS made the upgrade, its answer not back yet) the first one's replays (40 at once)
+// and its cancel job look for the lost upgrade. They must neither take over nor cancel the
+// upgrade in flight: the replays are refused with nothing stored, the job waits; the
+// second upsell gets its upgrade, paid once, and the job then cancels nothing of it.
+func TestWHMCSLostUpgradeRace(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		hold := &holdUpgrade{next: f.Handler(), made: make(chan struct{}), release: make(chan struct{})}
+		drop.next = hold
+		var once sync.Once
+		release := func() { once.Do(func() { close(hold.release) }) }
+		t.Cleanup(release)
+		id, _ := paidWHMCSOrder(t, c, "race@example.com")
+		buyer := c.proven("race@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		buy := func(key string) (*genupsell.UpsellOrderResult, error) {
+			return c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(buyer.Token), ServiceID: svcID, ExtraQuantity: 1,
+				IdempotencyKey: ptr(key)})
+		}
+		_, err := buy("first")
+		wantErr(t, err, "unavailable", "")
+		orders := c.count("SELECT COUNT(*) FROM orders")
+
+		var second *genupsell.UpsellOrderResult
+		var secondErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			second, secondErr = buy("second")
+		}()
+		<-hold.made
+		// The second's upgrade is made in WHMCS, its answer not back: the first's replays and its
+		// cancel job (past the lost wait) look now.
+		var wg sync.WaitGroup
+		for range 40 {
+			wg.Go(func() {
+				// Refused (503: the line's upgrade is being placed; or the plan's cap while the
+				// second's connections are reserved). A replay arriving while the first of them
+				// is being dropped may be answered that order before it is: nothing of it stays
+				// (counted below).
+				buy("first")
+			})
+		}
+		wg.Wait()
+		c.clock.Add(16 * time.Minute)
+		c.drain()
+		if n := f.CallCount("CancelOrder"); n != 0 {
+			t.Fatalf("%d CancelOrder while the second upgrade was in flight", n)
+		}
+		if n := c.count("SELECT COUNT(*) FROM orders"); n != orders+1 {
+			t.Fatalf("%d orders while the second is in flight, want %d (the second's): a replay stored one", n, orders+1)
+		}
+		release()
+		<-done
+		if secondErr != nil {
+			t.Fatalf("second upsell: %v", secondErr)
+		}
+		if resp := c.sandbox(second.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.clock.Add(time.Hour)
+		c.drain()
+		st := f.State()
+		if upgrades(f) != 1 || len(st.Orders) != 2 || st.Orders[1].Status != "Active" || st.Invoices[1].Status != "Paid" ||
+			f.CallCount("CancelOrder") != 0 || st.Services[0].ConfigOptions[2] != 3 || moduleCalls(st, "ChangePackage") != 1 {
+			t.Fatalf("WHMCS orders %+v invoices %+v (CancelOrder %d): want the second upgrade ours, paid once, applied once",
+				st.Orders, st.Invoices, f.CallCount("CancelOrder"))
+		}
+		if got := c.getOrder(buyer.Token, second.OrderID); got.Status != "active" {
+			t.Fatalf("second upsell %s, want active", got.Status)
+		}
+		if n := c.count("SELECT COUNT(*) FROM whmcs_orders WHERE whmcs_order = ?", st.Orders[1].ID); n != 1 {
+			t.Fatalf("%d of our orders hold the WHMCS upgrade, want 1", n)
 		}
 	})
 }

@@ -66,6 +66,7 @@ type HomeStore interface {
 	Placement(ctx context.Context, orderID string) (Placement, error)
 	SavePlacement(ctx context.Context, p Placement) error
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+	UpgradeLeases
 	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	// ReverseUpsell takes a refunded upsell's connections off our service, once.
@@ -689,10 +690,26 @@ func (h *Home) CancelUpstream(ctx context.Context, j job.Job) error {
 	case StateDropped:
 		return h.cancelOrder(ctx, o, p.OrderRef)
 	case StateLost:
-		if service, ok := upgradeService(p.Ref); ok {
-			// An upsell's UpgradeProduct unanswered: its pending upgrade of the service, unless
-			// a replay took it over.
-			pending, err := pendingUpgrades(ctx, h.api, h.store, p.ClientRef, service)
+		if service, amount, ok := upgradeTarget(p.Ref); ok {
+			// An upsell's UpgradeProduct unanswered: its pending upgrade of the service (of its
+			// amount), unless a replay took it over. Under the service's lease, so no placing of
+			// an upgrade of it is in flight: every pending upgrade none of our orders holds is
+			// one whose placing ended without it (or one made in WHMCS itself, of another amount).
+			holder := "cancel:" + j.Ref
+			now := time.Now() // real time, as the placings' (upgrade.go)
+			leased, err := h.store.LeaseUpgrade(ctx, service, holder, now, now.Add(UpgradeLease))
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", order.JobUpstreamCancel, j.Ref, err)
+			}
+			if !leased {
+				return fmt.Errorf("%s %s: an upgrade of WHMCS service %d is being placed: retried", order.JobUpstreamCancel, j.Ref, service)
+			}
+			defer func() {
+				if err := h.store.ReleaseUpgrade(context.WithoutCancel(ctx), service, holder); err != nil {
+					h.log.Warn("WHMCS upgrade lease not released: it runs out", "order", j.Ref, "err", err)
+				}
+			}()
+			pending, err := pendingUpgrades(ctx, h.api, h.store, p.ClientRef, service, amount)
 			if err != nil {
 				return h.callFailed(o, err)
 			}
