@@ -17,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genservices "github.com/streamcart/streamcart/gen/services"
@@ -405,6 +406,16 @@ func TestWHMCSPartialRefundWhileProvisioning(t *testing.T) {
 		}
 		if svc := c.getService(buyer.Token, got.ServiceIds[0]); svc.Status != "Active" || svc.Username == "" {
 			t.Fatalf("service %+v, want the line made", svc)
+		}
+		// The console's timeline of the order shows the refund's recording job too.
+		d, err := c.orders.Get(t.Context(), &genadminorders.GetPayload{Session: &owner.cookie, ID: o.OrderID})
+		if err != nil {
+			t.Fatalf("GET /admin/orders/{id}: %v", err)
+		}
+		if !slices.ContainsFunc(d.Timeline, func(e *genadminorders.AdminTimelineEvent) bool {
+			return strings.HasPrefix(e.Summary, whmcsorder.JobRecordRefund+" job")
+		}) {
+			t.Fatalf("timeline lacks the %s job: %+v", whmcsorder.JobRecordRefund, d.Timeline)
 		}
 	})
 }
