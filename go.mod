@@ -4,8 +4,8 @@ go 1.26.8
 
 require (
 	github.com/andybalholm/brotli v1.2.8
-	github.com/boombuler/barcode v1.0.1
 	github.com/bojanz/currency v1.4.2
+	github.com/boombuler/barcode v1.0.1
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-chi/cors v1.2.2
 	github.com/go-chi/httprate v0.16.1
@@ -90,7 +90,7 @@ require (
 	go4.org/netipx v0.0.0-20231129151722-fdeea329fbba // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.61.0
-	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genservices "github.com/streamcart/streamcart/gen/services"
@@ -335,6 +337,295 @@ func TestWHMCSTaxIsWHMCSs(t *testing.T) {
 		o := de.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Currency: ptr("EUR")})
 		if st := f.State(); o.Total.Amount != 1299 || len(st.Invoices) != 1 || st.Invoices[0].Total != "12.99" || st.Invoices[0].Status != "Unpaid" {
 			t.Fatalf("order %+v, WHMCS invoices %+v: want WHMCS's invoice total, nothing added", o, st.Invoices)
+		}
+	})
+}
+
+// TestWHMCSPartialRefundWhileProvisioning: a partial refund of an order WHMCS has not recorded
+// the payment of yet (WHMCS down after the payment) does not stop its fulfilment: once WHMCS is
+// back (a lost AddInvoicePayment answer too) the payment is recorded once, then the refund once,
+// the line made, and the order ends partially_refunded. 40 submissions with one key are one refund.
+func TestWHMCSPartialRefundWhileProvisioning(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		buyer := c.identify("early@example.com", "")
+		o := c.buy(buyer.Token, whmcsBuy())
+		f.SetStatus(http.StatusServiceUnavailable)
+		if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "provisioning" {
+			t.Fatalf("order %s with WHMCS down after the payment, want provisioning", got.Status)
+		}
+		var wg sync.WaitGroup
+		for i := range 40 {
+			wg.Go(func() {
+				r, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: o.OrderID, Amount: ptr(int64(500)), Reason: "late delivery", IdempotencyKey: ptr("early-part")})
+				if err != nil || r.Refunded.Amount != 500 {
+					t.Errorf("refund %d: %+v %v", i, r, err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := c.count(`SELECT COUNT(*) FROM order_refunds WHERE order_id = ?`, o.OrderID); n != 1 {
+			t.Fatalf("%d refunds for one Idempotency-Key", n)
+		}
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "provisioning" {
+			t.Fatalf("order %s after a partial refund while provisioning, want still provisioning", got.Status)
+		}
+		c.drain()
+		if f.CallCount("AddInvoicePayment") != 0 || f.CallCount("AddTransaction") != 0 {
+			t.Fatal("WHMCS was written while down")
+		}
+		// Back, the payment's answer lost once: recorded once, then the refund, then the line.
+		f.SetStatus(0)
+		drop.arm("AddInvoicePayment")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		for range 3 {
+			c.clock.Add(2 * time.Hour)
+			c.drain()
+		}
+		st := f.State()
+		if f.CallCount("AddInvoicePayment") != 1 || len(st.Transactions) != 2 || st.Transactions[0].Amount != "21.59" ||
+			st.Transactions[1].Refunded != "5.00" || st.Transactions[1].InvoiceID != st.Invoices[0].ID || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS transactions %+v (AddInvoicePayment %d, AddTransaction %d): want the payment, then the refund, once each",
+				st.Transactions, f.CallCount("AddInvoicePayment"), f.CallCount("AddTransaction"))
+		}
+		if st.Invoices[0].Status != "Paid" || st.Orders[0].Status != "Active" || st.Services[0].Status != "Active" {
+			t.Fatalf("WHMCS invoice %+v order %+v service %+v: want paid, accepted, the line made", st.Invoices[0], st.Orders[0], st.Services[0])
+		}
+		got := c.getOrder(buyer.Token, o.OrderID)
+		if got.Status != "partially_refunded" {
+			t.Fatalf("order %s once fulfilled, want partially_refunded", got.Status)
+		}
+		if svc := c.getService(buyer.Token, got.ServiceIds[0]); svc.Status != "Active" || svc.Username == "" {
+			t.Fatalf("service %+v, want the line made", svc)
+		}
+		// The console's timeline of the order shows the refund's recording job too.
+		d, err := c.orders.Get(t.Context(), &genadminorders.GetPayload{Session: &owner.cookie, ID: o.OrderID})
+		if err != nil {
+			t.Fatalf("GET /admin/orders/{id}: %v", err)
+		}
+		if !slices.ContainsFunc(d.Timeline, func(e *genadminorders.AdminTimelineEvent) bool {
+			return strings.HasPrefix(e.Summary, whmcsorder.JobRecordRefund+" job")
+		}) {
+			t.Fatalf("timeline lacks the %s job: %+v", whmcsorder.JobRecordRefund, d.Timeline)
+		}
+	})
+}
+
+// TestPartialRefundBeforeProvisioning: in the built-in back end too, a partial refund of a paid
+// order whose provisioning job has not run yet does not stop it: the line is made, and the order
+// ends partially_refunded.
+func TestPartialRefundBeforeProvisioning(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c := newConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		buyer := c.identify("builtin-early@example.com", "")
+		o := c.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly"})
+		if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		if _, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+			ID: o.OrderID, Amount: ptr(int64(100)), Reason: "a gesture"}); err != nil {
+			t.Fatalf("refund: %v", err)
+		}
+		c.drain()
+		got := c.getOrder(buyer.Token, o.OrderID)
+		if got.Status != "partially_refunded" {
+			t.Fatalf("order %s, want partially_refunded once provisioned", got.Status)
+		}
+		if svc := c.getService(buyer.Token, got.ServiceIds[0]); svc.Status != "Active" || svc.Username == "" {
+			t.Fatalf("service %+v after a partial refund before provisioning, want the line made", svc)
+		}
+	})
+}
+
+// TestWHMCSRenewalRefund: a fully refunded renewal is recorded on WHMCS's renewal invoice and
+// moves the WHMCS service's due date back by the period its payment added (UpdateClientProduct
+// nextduedate), once: 40 refunds at once are one; WHMCS down, the take-back waits; its answer
+// lost, the retry reads the date back and sends nothing more. The line is not ended.
+func TestWHMCSRenewalRefund(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "renewback@example.com")
+		buyer := c.proven("renewback@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		due := f.State().Services[0].NextDueDate
+		c.clock.Add(20 * 24 * time.Hour)
+		if res := f.RunCron(); len(res.Invoices) != 1 {
+			t.Fatalf("WHMCS's cron made %+v, want one renewal invoice", res)
+		}
+		r, err := c.services.Renew(t.Context(), &genservices.RenewPayload{Token: ptr(buyer.Token), ServiceID: svcID})
+		if err != nil {
+			t.Fatalf("renew: %v", err)
+		}
+		if resp := c.sandbox(r.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		renewed := f.State().Services[0].NextDueDate
+		if renewed == due {
+			t.Fatalf("WHMCS due date %s not moved by the renewal", renewed)
+		}
+
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		f.SetStatus(http.StatusServiceUnavailable)
+		var wg sync.WaitGroup
+		done := make([]bool, 40)
+		for i := range done {
+			wg.Go(func() {
+				_, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: r.OrderID, Reason: "renewed by mistake"})
+				done[i] = err == nil
+			})
+		}
+		wg.Wait()
+		if n := len(slices.DeleteFunc(done, func(b bool) bool { return !b })); n != 1 {
+			t.Fatalf("%d refunds of the renewal succeeded, want 1", n)
+		}
+		c.drain()
+		if state, attempts := jobState(t, c.shop, whmcsorder.JobTakeBack+":"+r.OrderID); state != store.JobQueued || attempts != 1 {
+			t.Fatalf("take-back job %s after %d attempts, want queued again", state, attempts)
+		}
+		f.SetStatus(0)
+		drop.arm("UpdateClientProduct")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		c.clock.Add(2 * time.Hour)
+		c.drain()
+		st := f.State()
+		if n := f.CallCount("UpdateClientProduct"); n != 1 || callsWith(f, "UpdateClientProduct", "nextduedate", due) != 1 {
+			t.Fatalf("%d UpdateClientProduct calls, want one moving the due date back to %s", n, due)
+		}
+		if ws := st.Services[0]; ws.NextDueDate != due || ws.Status != "Active" || moduleCalls(st, "TerminateAccount") != 0 {
+			t.Fatalf("WHMCS service %+v: want its due date back at %s (from %s), the line running", ws, due, renewed)
+		}
+		out := refundsOut(st)
+		if len(out) != 1 || out[0].InvoiceID != st.Invoices[len(st.Invoices)-1].ID || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS refunds %+v: want the renewal invoice's refund once", out)
+		}
+		if svc := c.getService(buyer.Token, svcID); svc.NextDueDate != due || svc.Status != "Active" {
+			t.Fatalf("service %+v: want WHMCS's due date %s, active", svc, due)
+		}
+	})
+}
+
+// holdUpgrade is a WHMCS in front of the fake that fails the first UpgradeProduct placing an
+// upgrade without it reaching WHMCS (no answer), and holds the answer of the second after WHMCS
+// made the upgrade: made is told, the answer is sent once release is closed.
+type holdUpgrade struct {
+	next          http.Handler
+	n             atomic.Int32
+	made, release chan struct{}
+}
+
+func (h *holdUpgrade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.ParseForm() == nil && r.PostForm.Get("action") == "UpgradeProduct" && r.PostForm.Get("calconly") != "true" {
+		switch h.n.Add(1) {
+		case 1:
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		case 2:
+			rec := httptest.NewRecorder()
+			h.next.ServeHTTP(rec, r)
+			close(h.made)
+			<-h.release
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+	}
+	h.next.ServeHTTP(w, r)
+}
+
+// TestWHMCSLostUpgradeRace: an upsell's UpgradeProduct gets no answer (lost); a second upsell of
+// the same line under another Idempotency-Key is placed, and while its UpgradeProduct is in
+// flight (WHMCS made the upgrade, its answer not back yet) the first one's replays (40 at once)
+// and its cancel job look for the lost upgrade. They must neither take over nor cancel the
+// upgrade in flight: the replays are refused with nothing stored, the job waits; the
+// second upsell gets its upgrade, paid once, and the job then cancels nothing of it.
+func TestWHMCSLostUpgradeRace(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		hold := &holdUpgrade{next: f.Handler(), made: make(chan struct{}), release: make(chan struct{})}
+		drop.next = hold
+		var once sync.Once
+		release := func() { once.Do(func() { close(hold.release) }) }
+		t.Cleanup(release)
+		id, _ := paidWHMCSOrder(t, c, "race@example.com")
+		buyer := c.proven("race@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		buy := func(key string) (*genupsell.UpsellOrderResult, error) {
+			return c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(buyer.Token), ServiceID: svcID, ExtraQuantity: 1,
+				IdempotencyKey: ptr(key)})
+		}
+		_, err := buy("first")
+		wantErr(t, err, "unavailable", "")
+		orders := c.count("SELECT COUNT(*) FROM orders")
+
+		var second *genupsell.UpsellOrderResult
+		var secondErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			second, secondErr = buy("second")
+		}()
+		<-hold.made
+		// The second's upgrade is made in WHMCS, its answer not back: the first's replays and its
+		// cancel job (past the lost wait) look now.
+		var wg sync.WaitGroup
+		for range 40 {
+			wg.Go(func() {
+				// Refused (503: the line's upgrade is being placed; or the plan's cap while the
+				// second's connections are reserved). A replay arriving while the first of them
+				// is being dropped may be answered that order before it is: nothing of it stays
+				// (counted below).
+				buy("first")
+			})
+		}
+		wg.Wait()
+		c.clock.Add(16 * time.Minute)
+		c.drain()
+		if n := f.CallCount("CancelOrder"); n != 0 {
+			t.Fatalf("%d CancelOrder while the second upgrade was in flight", n)
+		}
+		if n := c.count("SELECT COUNT(*) FROM orders"); n != orders+1 {
+			t.Fatalf("%d orders while the second is in flight, want %d (the second's): a replay stored one", n, orders+1)
+		}
+		release()
+		<-done
+		if secondErr != nil {
+			t.Fatalf("second upsell: %v", secondErr)
+		}
+		if resp := c.sandbox(second.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.clock.Add(time.Hour)
+		c.drain()
+		st := f.State()
+		if upgrades(f) != 1 || len(st.Orders) != 2 || st.Orders[1].Status != "Active" || st.Invoices[1].Status != "Paid" ||
+			f.CallCount("CancelOrder") != 0 || st.Services[0].ConfigOptions[2] != 3 || moduleCalls(st, "ChangePackage") != 1 {
+			t.Fatalf("WHMCS orders %+v invoices %+v (CancelOrder %d): want the second upgrade ours, paid once, applied once",
+				st.Orders, st.Invoices, f.CallCount("CancelOrder"))
+		}
+		if got := c.getOrder(buyer.Token, second.OrderID); got.Status != "active" {
+			t.Fatalf("second upsell %s, want active", got.Status)
+		}
+		if n := c.count("SELECT COUNT(*) FROM whmcs_orders WHERE whmcs_order = ?", st.Orders[1].ID); n != 1 {
+			t.Fatalf("%d of our orders hold the WHMCS upgrade, want 1", n)
 		}
 	})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/refund"
 )
 
 var (
@@ -144,6 +145,9 @@ type Store interface {
 	MailTo(ctx context.Context, addr string, since time.Time) ([]mail.Stored, error)
 	// JobsByRefs lists the jobs working on any of refs, oldest first.
 	JobsByRefs(ctx context.Context, refs []string) ([]Job, error)
+	// OrderRefunds lists an order's refunds, oldest first (their jobs' refs are
+	// "<order id>/<refund id>": recording a refund in WHMCS).
+	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
 	ListAudit(ctx context.Context, target string, limit int) ([]audit.Entry, error)
 	// ConsoleJobs lists jobs newest first: state queued, failed (queued after a failure), dead, or all.
 	ConsoleJobs(ctx context.Context, state string, limit int) ([]Job, error)
@@ -348,6 +352,14 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	refs := append([]string{id}, o.InvoiceID)
 	for _, l := range lines {
 		refs = append(refs, l.ID)
+	}
+	// A refund's own job (recording it in WHMCS) names the order and the refund.
+	refunds, err := c.store.OrderRefunds(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, r := range refunds {
+		refs = append(refs, id+"/"+r.ID)
 	}
 	jobs, err := c.store.JobsByRefs(ctx, refs)
 	if err != nil {

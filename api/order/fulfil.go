@@ -65,3 +65,10 @@ func StartFulfilment(ctx context.Context, s fulfilmentStore, id string) (o Order
 	}
 	return o, true, nil
 }
+
+// Finisher ends a fulfilment (the store): provisioning → active, or partially_refunded when a
+// refund was given while it ran (package refund leaves a fulfilment's status alone, so a partial
+// refund never stops it). moved false: the order was not provisioning.
+type Finisher interface {
+	FinishFulfilment(ctx context.Context, id string) (moved bool, err error)
+}

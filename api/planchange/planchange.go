@@ -114,6 +114,7 @@ type Store interface {
 	Service(ctx context.Context, id string) (order.Service, error)
 	Order(ctx context.Context, id string) (order.Order, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	// RecordChange records c under its service's lock when the service is running
 	// (ErrLineState), its terms are still c.From (ErrStale; ErrNothingToChange when they are c.To
 	// already) and no change of it waits for a payment (ErrPending); with apply, the service takes
@@ -555,7 +556,7 @@ func (c *Changes) Fulfil(ctx context.Context, j job.Job) error {
 	c.reprice(ctx, svc)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	c.d.Audit.Record(ctx, who, "line-change", svc.ID, fmt.Sprintf("order %s paid: change %s applied", o.ID, ch.ID), nil)
-	if _, err := c.d.Store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	if _, err := c.d.Store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("change %s: %w", o.ID, err)
 	}
 	return nil

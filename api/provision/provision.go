@@ -27,6 +27,7 @@ type Store interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	// CancelOrderLines cancels the order's running lines with the jobs that switch them off on
 	// the panel, in one transaction; it answers how many.
 	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
@@ -86,7 +87,7 @@ func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 			return fmt.Errorf("provision %s: %w", svc.ID, err)
 		}
 	}
-	active, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning)
+	active, err := p.store.FinishFulfilment(ctx, o.ID)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}

@@ -55,6 +55,10 @@ func (s *memStore) SetOrderStatus(_ context.Context, id string, to order.Status,
 	return true, nil
 }
 
+func (s *memStore) FinishFulfilment(ctx context.Context, id string) (bool, error) {
+	return s.SetOrderStatus(ctx, id, order.StatusActive, order.StatusProvisioning)
+}
+
 func (s *memStore) CancelOrderLines(_ context.Context, orderID string, _ time.Time) (int, error) {
 	n := 0
 	for i, v := range s.services[orderID] {

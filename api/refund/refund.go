@@ -187,12 +187,14 @@ func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result
 		return Result{Refund: r, Refunded: done, Replayed: true}, nil
 	}
 	full := done.Amount >= o.Invoice.Amount.Amount
-	to := order.StatusPartiallyRefunded
+	// A partial refund leaves an order still being fulfilled (paid, provisioning) as it is: its
+	// fulfilment goes on (the line made, WHMCS told of the payment) and ends partially_refunded
+	// (order.Finisher). Only a full refund stops it, and takes back what it made.
+	to, from := order.StatusPartiallyRefunded, []order.Status{order.StatusActive, order.StatusPartiallyRefunded, order.StatusNeedsReview, order.StatusFailed}
 	if full {
-		to = order.StatusRefunded
+		to, from = order.StatusRefunded, append(from, order.StatusPaid, order.StatusProvisioning)
 	}
-	if _, err := s.store.SetOrderStatusFrom(ctx, o.ID, to, order.StatusPaid, order.StatusProvisioning, order.StatusActive,
-		order.StatusPartiallyRefunded, order.StatusNeedsReview, order.StatusFailed); err != nil {
+	if _, err := s.store.SetOrderStatusFrom(ctx, o.ID, to, from...); err != nil {
 		return Result{}, err
 	}
 	if full && !req.KeepLine {

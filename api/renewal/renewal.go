@@ -121,6 +121,7 @@ type Store interface {
 	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
 	Order(ctx context.Context, id string) (order.Order, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 }
 
 // Config holds the renewal settings.
@@ -455,7 +456,7 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	if err := r.lines.SetEnabled(ctx, svc.ID, true); err != nil {
 		return fmt.Errorf("renewal %s: enable line: %w", o.ID, err)
 	}
-	active, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning)
+	active, err := r.store.FinishFulfilment(ctx, o.ID)
 	if err != nil {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
 	}

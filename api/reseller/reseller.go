@@ -62,6 +62,7 @@ type Store interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
 	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
 	// many as the account still has, up to those credited.
@@ -305,7 +306,7 @@ func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 			}
 		}
 	}
-	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	if _, err := r.store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/refund"
 )
 
@@ -110,4 +111,29 @@ func (s *db) DropRefund(ctx context.Context, id string) error {
 		return fmt.Errorf("drop refund: %w", err)
 	}
 	return nil
+}
+
+// FinishFulfilment ends the fulfilment of order id: provisioning → active, or → partially_refunded
+// when a refund was given while it ran (refund.Service leaves the status of an order being
+// fulfilled as it is, so a partial refund never stops its fulfilment). moved false: the order was
+// not provisioning. One transaction under the order's lock: the status moves first, then the
+// refunds given (manual, or with the gateway's reference) are read, so a refund completed
+// meanwhile is either seen here or finds the order active and marks it itself; a reserved refund
+// the gateway may still refuse is not counted.
+func (s *db) FinishFulfilment(ctx context.Context, id string) (moved bool, err error) {
+	err = s.tx(ctx, func(q querier) error {
+		if moved, err = setOrderStatus(ctx, q, s.now(), id, order.StatusActive, order.StatusProvisioning); err != nil || !moved {
+			return err
+		}
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM order_refunds WHERE order_id = ? AND (method = ? OR reference <> '')`,
+			id, refund.Manual).Scan(&n); err != nil {
+			return fmt.Errorf("finish fulfilment %s: %w", id, err)
+		}
+		if n > 0 {
+			_, err = setOrderStatus(ctx, q, s.now(), id, order.StatusPartiallyRefunded, order.StatusActive)
+		}
+		return err
+	})
+	return moved, err
 }

@@ -176,3 +176,28 @@ func (s *db) DropOrder(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// LeaseUpgrade takes the lease of WHMCS service service for holder until until
+// (whmcsorder.Store): free, run out before now, or holder's already; false when another holds it.
+func (s *db) LeaseUpgrade(ctx context.Context, service int, holder string, now, until time.Time) (bool, error) {
+	res, err := s.w.ExecContext(ctx, `INSERT INTO whmcs_upgrade_leases (whmcs_service, holder, until) VALUES (?, ?, ?)
+		ON CONFLICT (whmcs_service) DO UPDATE SET holder = excluded.holder, until = excluded.until
+		WHERE whmcs_upgrade_leases.until < ? OR whmcs_upgrade_leases.holder = excluded.holder`,
+		service, holder, fmtTime(until), fmtTime(now))
+	if err != nil {
+		return false, fmt.Errorf("lease whmcs service %d: %w", service, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("lease whmcs service %d: %w", service, err)
+	}
+	return n == 1, nil
+}
+
+// ReleaseUpgrade gives back holder's lease of WHMCS service service (none held: nothing).
+func (s *db) ReleaseUpgrade(ctx context.Context, service int, holder string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM whmcs_upgrade_leases WHERE whmcs_service = ? AND holder = ?`, service, holder); err != nil {
+		return fmt.Errorf("release whmcs service %d: %w", service, err)
+	}
+	return nil
+}

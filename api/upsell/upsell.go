@@ -65,6 +65,7 @@ type Store interface {
 	// added already, in one transaction with marking it applied; it returns the service after.
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
 	// (its panel line follows by a job queued with the change), or it is never applied; moved
 	// reports the service changed.
@@ -415,7 +416,7 @@ func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 	if err != nil {
 		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
-	if _, err := u.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	if _, err := u.store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
 	return nil

@@ -640,6 +640,14 @@ func (c *Client) SetServiceStatus(ctx context.Context, serviceID int, status str
 	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "status": {status}}, nil)
 }
 
+// SetNextDueDate sets a service's next due date (UpdateClientProduct nextduedate, an absolute
+// value: safe to send again). It runs no module function: the panel line keeps its expiry, and
+// WHMCS's cron invoices and suspends by the date.
+func (c *Client) SetNextDueDate(ctx context.Context, serviceID int, date time.Time) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)},
+		"nextduedate": {date.Format(time.DateOnly)}}, nil)
+}
+
 // Refund is money given back on an invoice, recorded as a transaction paying out (AddTransaction
 // amountout), the way WHMCS records its own refunds.
 type Refund struct {

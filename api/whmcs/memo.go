@@ -2,8 +2,11 @@ package whmcs
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // ReadFor is how long the hot reads' answers are kept (a promotion applied to a quote, a
@@ -13,24 +16,28 @@ import (
 // through Streamcart forgets the client's answer at once.
 const ReadFor = 5 * time.Second
 
-// memoSweep is the number of keys above which a new entry first drops the expired ones.
+// memoSweep is the number of kept answers above which keeping a new one first drops the expired.
 const memoSweep = 1024
 
-// Memo keeps the answers of one read by key for a short time: callers asking for a key while
-// its read runs share that one call (as golang.org/x/sync/singleflight), and its answer is kept
-// for the memo's time. A failure is not kept: the next caller asks again.
+// Memo keeps the answers of one read by key for a short time: callers asking for a key while its
+// read runs share that one call (golang.org/x/sync/singleflight, keyed by the key's fmt.Sprint),
+// and its answer is kept for the memo's time (the short expiry map, ours). A failure is not
+// kept: the next caller asks again.
 type Memo[K comparable, V any] struct {
-	ttl     time.Duration
-	now     func() time.Time
-	mu      sync.Mutex
-	entries map[K]*memoEntry[V]
+	ttl    time.Duration
+	now    func() time.Time
+	flight singleflight.Group
+	mu     sync.Mutex
+	kept   map[K]memoEntry[V]
+	// reading holds the token of each key's read in flight; Forget drops it, so that read's
+	// answer still goes to its waiters but is not kept.
+	reading map[K]uint64
+	token   uint64
 }
 
 type memoEntry[V any] struct {
-	done chan struct{}
-	v    V
-	err  error
-	at   time.Time // when its answer came
+	v  V
+	at time.Time // when its answer came
 }
 
 // NewMemo returns a memo keeping answers for ttl, by the clock now (nil: real time).
@@ -38,7 +45,7 @@ func NewMemo[K comparable, V any](ttl time.Duration, now func() time.Time) *Memo
 	if now == nil {
 		now = time.Now
 	}
-	return &Memo[K, V]{ttl: ttl, now: now, entries: map[K]*memoEntry[V]{}}
+	return &Memo[K, V]{ttl: ttl, now: now, kept: map[K]memoEntry[V]{}, reading: map[K]uint64{}}
 }
 
 // Do answers key's read: kept from a read that ended less than the memo's time ago, the one
@@ -47,34 +54,36 @@ func NewMemo[K comparable, V any](ttl time.Duration, now func() time.Time) *Memo
 // whose context ends stops waiting.
 func (m *Memo[K, V]) Do(ctx context.Context, key K, read func(context.Context) (V, error)) (V, error) {
 	m.mu.Lock()
-	e, ok := m.entries[key]
-	if ok && !e.at.IsZero() && m.now().Sub(e.at) >= m.ttl {
-		ok = false // expired
-	}
-	if !ok {
-		if len(m.entries) >= memoSweep {
-			m.sweep()
-		}
-		e = &memoEntry[V]{done: make(chan struct{})}
-		m.entries[key] = e
+	if e, ok := m.kept[key]; ok && m.now().Sub(e.at) < m.ttl {
 		m.mu.Unlock()
-		e.v, e.err = read(context.WithoutCancel(ctx))
+		return e.v, nil
+	}
+	m.mu.Unlock()
+	rctx := context.WithoutCancel(ctx)
+	ch := m.flight.DoChan(fmt.Sprint(key), func() (any, error) {
 		m.mu.Lock()
-		if m.entries[key] == e { // not forgotten meanwhile
-			if e.err != nil {
-				delete(m.entries, key)
-			} else {
-				e.at = m.now()
+		m.token++
+		token := m.token
+		m.reading[key] = token
+		m.mu.Unlock()
+		v, err := read(rctx)
+		m.mu.Lock()
+		if m.reading[key] == token { // not forgotten meanwhile
+			delete(m.reading, key)
+			if err == nil {
+				if len(m.kept) >= memoSweep {
+					m.sweep()
+				}
+				m.kept[key] = memoEntry[V]{v: v, at: m.now()}
 			}
 		}
 		m.mu.Unlock()
-		close(e.done)
-		return e.v, e.err
-	}
-	m.mu.Unlock()
+		return v, err
+	})
 	select {
-	case <-e.done:
-		return e.v, e.err
+	case r := <-ch:
+		v, _ := r.Val.(V)
+		return v, r.Err
 	case <-ctx.Done():
 		var zero V
 		return zero, ctx.Err()
@@ -85,16 +94,18 @@ func (m *Memo[K, V]) Do(ctx context.Context, key K, read func(context.Context) (
 // read running now still answers its waiters, but its answer is not kept.
 func (m *Memo[K, V]) Forget(key K) {
 	m.mu.Lock()
-	delete(m.entries, key)
+	delete(m.kept, key)
+	delete(m.reading, key)
 	m.mu.Unlock()
+	m.flight.Forget(fmt.Sprint(key))
 }
 
-// sweep drops the expired entries; m.mu is held.
+// sweep drops the expired answers; m.mu is held.
 func (m *Memo[K, V]) sweep() {
 	now := m.now()
-	for k, e := range m.entries {
-		if !e.at.IsZero() && now.Sub(e.at) >= m.ttl {
-			delete(m.entries, k)
+	for k, e := range m.kept {
+		if now.Sub(e.at) >= m.ttl {
+			delete(m.kept, k)
 		}
 	}
 }

@@ -60,11 +60,13 @@ type HomeStore interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	order.Finisher
 	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	Placement(ctx context.Context, orderID string) (Placement, error)
 	SavePlacement(ctx context.Context, p Placement) error
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+	UpgradeLeases
 	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	// ReverseUpsell takes a refunded upsell's connections off our service, once.
@@ -89,6 +91,7 @@ type HomeAPI interface {
 	AddRefund(ctx context.Context, r whmcs.Refund) error
 	GetProducts(ctx context.Context, q whmcs.ProductQuery) ([]whmcs.Product, error)
 	SetServiceOptions(ctx context.Context, serviceID int, options map[int]whmcs.OptionQty) error
+	SetNextDueDate(ctx context.Context, serviceID int, date time.Time) error
 }
 
 // Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
@@ -341,7 +344,7 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 		}
 	}
 	h.cache.Forget(p.ClientRef)
-	if _, err := h.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	if _, err := h.store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 	}
 	h.log.Info("WHMCS order active", "order", o.ID, "services", len(services))
@@ -384,8 +387,13 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 	if err != nil {
 		return err
 	}
-	if o.Kind == order.KindUpsell {
+	switch o.Kind {
+	case order.KindUpsell:
 		if err := h.takeBackUpsell(ctx, o); err != nil {
+			return err
+		}
+	case order.KindRenewal:
+		if err := h.takeBackRenewal(ctx, o, p); err != nil {
 			return err
 		}
 	}
@@ -490,6 +498,55 @@ func (h *Home) takeBackUpsell(ctx context.Context, o order.Order) error {
 	return h.next(ctx, JobChangePackage, o.ID)
 }
 
+// takeBackRenewal moves the due date of the WHMCS service a fully refunded renewal paid for back
+// by the period its payment added: WHMCS moved it from the renewal invoice's due date (the date
+// it renewed) one cycle on when the payment was recorded. UpdateClientProduct nextduedate sets
+// it back to the invoice's due date, an absolute value sent only while WHMCS shows exactly that
+// one cycle more, so a retry after a lost answer (WHMCS showing the date back) sends nothing; a
+// date WHMCS moved otherwise since (a later renewal, the seller's edit), or never moved (the
+// payment refunded before it was recorded there), is left as it is (logged). No module function
+// runs: the panel line keeps its expiry until WHMCS's cron suspends the service for the period
+// now unpaid.
+func (h *Home) takeBackRenewal(ctx context.Context, o order.Order, p Placement) error {
+	if p.InvoiceRef == 0 {
+		return nil
+	}
+	inv, err := h.api.GetInvoice(ctx, p.InvoiceRef)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	sid := 0
+	for _, it := range inv.Items {
+		if it.Type == "Hosting" && sid == 0 {
+			sid = int(it.RelID)
+		}
+	}
+	if sid == 0 || inv.DueDate.IsZero() {
+		h.log.Warn("refunded WHMCS renewal: its invoice names no service or due date; due date left", "order", o.ID)
+		return nil
+	}
+	ws, err := h.api.GetClientService(ctx, p.ClientRef, sid)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	back := inv.DueDate.Time
+	months := renewalCycle(ws.BillingCycle).Months()
+	switch on := ws.NextDueDate.Time; {
+	case on.Equal(back):
+		return nil // back already (a lost answer), or never moved
+	case months == 0 || !on.Equal(back.AddDate(0, months, 0)):
+		h.log.Warn("refunded WHMCS renewal: WHMCS's due date moved since; left as it is", "order", o.ID,
+			"due", on.Format(time.DateOnly), "renewed", back.Format(time.DateOnly), "cycle", ws.BillingCycle)
+		return nil
+	}
+	h.cache.Forget(p.ClientRef)
+	if err := h.api.SetNextDueDate(ctx, sid, back); err != nil {
+		return h.callFailed(o, err) // unknown whether it was set: the retry reads it first
+	}
+	h.log.Info("refunded WHMCS renewal: due date moved back", "order", o.ID, "due", back.Format(time.DateOnly))
+	return nil
+}
+
 // ChangePackage is JobChangePackage's handler: the module's ChangePackage on the WHMCS service a
 // refunded upsell added to, so the panel line has the connections WHMCS now has. Queued once;
 // run again only after a lost answer, when it pushes the same package again (harmless).
@@ -564,8 +621,9 @@ func (h *Home) RecordRefundJob(ctx context.Context, j job.Job) error {
 		if o.Status == order.StatusPaid || o.Status == order.StatusProvisioning {
 			return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, ErrPaymentNotRecorded) // being recorded
 		}
-		// Refunded before its payment was recorded there (the fulfilment stops once an order is
-		// refunded): WHMCS holds neither, and its invoice stays as it is.
+		// Refunded in full before its payment was recorded there (a full refund stops the
+		// fulfilment; a partial one does not, and waits above): WHMCS holds neither, and its
+		// invoice stays as it is.
 		h.log.Warn("refund of a payment WHMCS never recorded: nothing recorded there", "order", orderID, "refund", refundID, "status", o.Status)
 		return nil
 	}
@@ -632,10 +690,26 @@ func (h *Home) CancelUpstream(ctx context.Context, j job.Job) error {
 	case StateDropped:
 		return h.cancelOrder(ctx, o, p.OrderRef)
 	case StateLost:
-		if service, ok := upgradeService(p.Ref); ok {
-			// An upsell's UpgradeProduct unanswered: its pending upgrade of the service, unless
-			// a replay took it over.
-			pending, err := pendingUpgrades(ctx, h.api, h.store, p.ClientRef, service)
+		if service, amount, ok := upgradeTarget(p.Ref); ok {
+			// An upsell's UpgradeProduct unanswered: its pending upgrade of the service (of its
+			// amount), unless a replay took it over. Under the service's lease, so no placing of
+			// an upgrade of it is in flight: every pending upgrade none of our orders holds is
+			// one whose placing ended without it (or one made in WHMCS itself, of another amount).
+			holder := "cancel:" + j.Ref
+			now := time.Now() // real time, as the placings' (upgrade.go)
+			leased, err := h.store.LeaseUpgrade(ctx, service, holder, now, now.Add(UpgradeLease))
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", order.JobUpstreamCancel, j.Ref, err)
+			}
+			if !leased {
+				return fmt.Errorf("%s %s: an upgrade of WHMCS service %d is being placed: retried", order.JobUpstreamCancel, j.Ref, service)
+			}
+			defer func() {
+				if err := h.store.ReleaseUpgrade(context.WithoutCancel(ctx), service, holder); err != nil {
+					h.log.Warn("WHMCS upgrade lease not released: it runs out", "order", j.Ref, "err", err)
+				}
+			}()
+			pending, err := pendingUpgrades(ctx, h.api, h.store, p.ClientRef, service, amount)
 			if err != nil {
 				return h.callFailed(o, err)
 			}

@@ -69,6 +69,7 @@ type Store interface {
 	LostPlacements(ctx context.Context, ref string) (int, error)
 	// WHMCSOrderTaken reports whether a placement being placed or placed holds WHMCS order id.
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+	UpgradeLeases
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 }
 

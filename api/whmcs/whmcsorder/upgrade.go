@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
@@ -143,6 +145,24 @@ func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) 
 	if err != nil {
 		return pl.drop(ctx, p, pl.failed(o, err))
 	}
+	// One placing of an upgrade of the service at a time, and none while a lost one's cancel
+	// job looks: the lease is held until the upgrade made or taken over is ours (saved below),
+	// so no other placing's lookup (a replay after a lost answer, under another key too) and no
+	// cancel job can take over or cancel an upgrade this one has in flight.
+	now := time.Now() // real time: a lease on the business clock would run out when a test clock moves
+	leased, err := pl.store.LeaseUpgrade(ctx, service, o.ID, now, now.Add(UpgradeLease))
+	if err != nil {
+		return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
+	}
+	if !leased {
+		pl.log.Warn("WHMCS upgrade not placed: another upgrade of the line is being placed", "order", o.ID)
+		return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
+	}
+	defer func() {
+		if err := pl.store.ReleaseUpgrade(context.WithoutCancel(ctx), service, o.ID); err != nil {
+			pl.log.Warn("WHMCS upgrade lease not released: it runs out", "order", o.ID, "err", err)
+		}
+	}()
 	p.ClientRef = client
 	sent := p.Ref != "" // a claim taken over from a placing that may have sent it
 	p.Ref = upgradeRef(service, o)
@@ -173,23 +193,35 @@ func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) 
 }
 
 // upgradePrefix starts the reference of an upsell's placement: upgradePrefix + the WHMCS service
-// id + "-" + refOf(o).
+// id + "-" + the order's amount as a decimal ("2.90") + "-" + refOf(o). A replay of the order at the same
+// price has the same reference; the amount tells the upgrade WHMCS made for it from another.
 const upgradePrefix = "streamcart-upgrade-"
 
+// UpgradeLease is how long a placing of an upgrade (or a lost one's cancel job) holds the WHMCS
+// service's lease when its process dies: then another may place an upgrade of it.
+const UpgradeLease = 2 * time.Minute
+
 func upgradeRef(service int, o order.Order) string {
-	return upgradePrefix + strconv.Itoa(service) + "-" + strings.TrimPrefix(refOf(o), "streamcart-")
+	return upgradePrefix + strconv.Itoa(service) + "-" + money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency) + "-" +
+		strings.TrimPrefix(refOf(o), "streamcart-")
 }
 
-// upgradeService is the WHMCS service an upgrade placement's reference names; ok false for
-// another reference.
-func upgradeService(ref string) (int, bool) {
+// upgradeTarget is the WHMCS service and the amount (a decimal; "": not said) an upgrade
+// placement's reference names; ok false for another reference.
+func upgradeTarget(ref string) (service int, amount string, ok bool) {
 	rest, ok := strings.CutPrefix(ref, upgradePrefix)
 	if !ok {
-		return 0, false
+		return 0, "", false
 	}
-	id, _, _ := strings.Cut(rest, "-")
-	n, err := strconv.Atoi(id)
-	return n, err == nil && n > 0
+	parts := strings.Split(rest, "-")
+	n, err := strconv.Atoi(parts[0])
+	if err != nil || n <= 0 {
+		return 0, "", false
+	}
+	if len(parts) == 3 {
+		amount = parts[1]
+	}
+	return n, amount, true
 }
 
 // takeOverUpgrade finds the upgrade an earlier placing under p's reference made when its answer
@@ -201,7 +233,8 @@ func (pl *Placer) takeOverUpgrade(ctx context.Context, o order.Order, p Placemen
 	if err != nil || (n == 0 && !sent) {
 		return whmcs.Upgrade{}, false, err
 	}
-	pending, err := pl.pendingUpgrades(ctx, p.ClientRef, service)
+	pending, err := pendingUpgrades(ctx, pl.api, pl.store, p.ClientRef, service,
+		money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency))
 	if err != nil || len(pending) == 0 {
 		return whmcs.Upgrade{}, false, err
 	}
@@ -209,17 +242,23 @@ func (pl *Placer) takeOverUpgrade(ctx context.Context, o order.Order, p Placemen
 	return whmcs.Upgrade{OrderID: int(pending[0].ID), InvoiceID: int(pending[0].InvoiceID)}, true, nil
 }
 
-// pendingUpgrades are client's pending WHMCS upgrade orders for service that none of our
-// placements holds, oldest first.
-func (pl *Placer) pendingUpgrades(ctx context.Context, client, service int) ([]whmcs.OrderRecord, error) {
-	return pendingUpgrades(ctx, pl.api, pl.store, client, service)
+// UpgradeLeases serialise the placing of upgrades per WHMCS service.
+type UpgradeLeases interface {
+	// LeaseUpgrade takes WHMCS service service's lease for holder until until: free, run out
+	// before now, or holder's already; false when another holds it.
+	LeaseUpgrade(ctx context.Context, service int, holder string, now, until time.Time) (bool, error)
+	// ReleaseUpgrade gives holder's lease back.
+	ReleaseUpgrade(ctx context.Context, service int, holder string) error
 }
 
+// pendingUpgrades are client's pending WHMCS upgrade orders for service, of amount (a decimal;
+// "": any) that none of our placements holds, oldest first. Read under
+// the service's lease (UpgradeLeases), so no placing of ours has one in flight.
 func pendingUpgrades(ctx context.Context, api interface {
 	GetOrders(ctx context.Context, clientID int, status string) ([]whmcs.OrderRecord, error)
 }, store interface {
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
-}, client, service int) ([]whmcs.OrderRecord, error) {
+}, client, service int, amount string) ([]whmcs.OrderRecord, error) {
 	orders, err := api.GetOrders(ctx, client, "Pending")
 	if err != nil {
 		return nil, err
@@ -228,6 +267,9 @@ func pendingUpgrades(ctx context.Context, api interface {
 	for _, wo := range orders {
 		if !slices.ContainsFunc(wo.Lines, func(l whmcs.OrderLine) bool { return l.Type == "upgrade" && int(l.RelID) == service }) {
 			continue
+		}
+		if amount != "" && !sameAmount(string(wo.Amount), amount) {
+			continue // not the upgrade our placing asked for
 		}
 		taken, err := store.WHMCSOrderTaken(ctx, int(wo.ID))
 		if err != nil {
@@ -238,4 +280,11 @@ func pendingUpgrades(ctx context.Context, api interface {
 		}
 	}
 	return out, nil
+}
+
+// sameAmount reports whether WHMCS's decimal shown ("2.90") is the decimal amount ("2.9" too).
+func sameAmount(shown, amount string) bool {
+	a, ok := new(big.Rat).SetString(shown)
+	b, ok2 := new(big.Rat).SetString(amount)
+	return ok && ok2 && a.Cmp(b) == 0
 }
