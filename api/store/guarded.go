@@ -47,8 +47,8 @@ func (s *db) guardedTx(ctx context.Context, c order.Check, lim order.Limits, fn 
 	}
 	writes := p.pending
 	p.pending, p.guarded = nil, false
-	shape, cond, args := guardCondition(c, lim)
-	text, err := s.guardedText(ctx, shape, cond, writes)
+	shape, args := guardCondition(c, lim)
+	text, err := s.guardedText(ctx, shape, writes)
 	if err != nil {
 		return false, fmt.Errorf("guarded order: %w", err)
 	}
@@ -85,35 +85,49 @@ const (
 // guardCondition states Check's refusals as one condition that holds when none applies: no
 // order under the key (a replay or a mismatch otherwise), the orders from the IP below the
 // fraud limit (held otherwise), the trials of the client and of the e-mail and those from the
-// IP below theirs (refused otherwise). Its arguments are in the text's order.
-func guardCondition(c order.Check, lim order.Limits) (guardShape, string, []any) {
+// IP below theirs (refused otherwise). It answers the condition's shape (guardText) and its
+// arguments in the text's order.
+func guardCondition(c order.Check, lim order.Limits) (guardShape, []any) {
 	var shape guardShape
-	var parts []string
 	var args []any
 	if c.IdempotencyKey != "" {
 		shape |= guardKey
-		parts = append(parts, `NOT EXISTS (SELECT 1 FROM orders WHERE client_id = ? AND idempotency_key = ?)`)
 		args = append(args, c.ClientID, c.IdempotencyKey)
 	}
 	if c.CountIP && lim.OrdersFromIP > 0 {
 		shape |= guardIP
-		parts = append(parts, `(`+ipCountQuery+`) < ?`)
 		args = append(args, c.IP, fmtTime(c.Since), lim.OrdersFromIP)
 	}
 	if c.Trial && lim.Trials > 0 {
 		shape |= guardTrials
-		parts = append(parts, `(`+trialStarts+`t.client_id = ?) < ?`, `(`+trialStarts+`t.email_key = ?) < ?`)
 		args = append(args, c.ClientID, lim.Trials, c.TrialEmail, lim.Trials)
 	}
 	if c.Trial && lim.TrialsFromIP > 0 {
 		shape |= guardTrialsFromIP
-		parts = append(parts, `(`+trialStarts+`t.ip = ? AND t.created_at >= ?) < ?`)
 		args = append(args, c.IP, fmtTime(c.TrialSince), lim.TrialsFromIP)
 	}
-	if len(parts) == 0 {
-		return shape, `TRUE`, args
+	return shape, args
+}
+
+// guardText is the condition of a shape, its arguments as guardCondition gives them.
+func guardText(shape guardShape) string {
+	var parts []string
+	if shape&guardKey != 0 {
+		parts = append(parts, `NOT EXISTS (SELECT 1 FROM orders WHERE client_id = ? AND idempotency_key = ?)`)
 	}
-	return shape, strings.Join(parts, ` AND `), args
+	if shape&guardIP != 0 {
+		parts = append(parts, `(`+ipCountQuery+`) < ?`)
+	}
+	if shape&guardTrials != 0 {
+		parts = append(parts, `(`+trialStarts+`t.client_id = ?) < ?`, `(`+trialStarts+`t.email_key = ?) < ?`)
+	}
+	if shape&guardTrialsFromIP != 0 {
+		parts = append(parts, `(`+trialStarts+`t.ip = ? AND t.created_at >= ?) < ?`)
+	}
+	if len(parts) == 0 {
+		return `TRUE`
+	}
+	return strings.Join(parts, ` AND `)
 }
 
 // guardKeyOf names a guarded statement: its condition's shape and its writes' texts (see
@@ -131,11 +145,11 @@ type guards struct {
 	texts map[guardKeyOf]string
 }
 
-// guardedText is the statement `WITH g AS (SELECT cond AS ok), w1 AS (INSERT … SELECT … WHERE
+// guardedText is the statement `WITH g AS (SELECT guardText(shape) AS ok), w1 AS (INSERT … SELECT … WHERE
 // (SELECT ok FROM g)), … SELECT ok FROM g` in $n placeholders. Each INSERT … VALUES of writes
 // becomes an INSERT … SELECT whose placeholders are cast to their columns' types (a SELECT list
 // gives them none).
-func (s *db) guardedText(ctx context.Context, shape guardShape, cond string, writes []step) (string, error) {
+func (s *db) guardedText(ctx context.Context, shape guardShape, writes []step) (string, error) {
 	var key guardKeyOf
 	keep := len(writes) <= maxMergedRun
 	if keep {
@@ -151,7 +165,7 @@ func (s *db) guardedText(ctx context.Context, shape guardShape, cond string, wri
 		}
 	}
 	var b strings.Builder
-	b.WriteString(`WITH g AS (SELECT ` + cond + ` AS ok)`)
+	b.WriteString(`WITH g AS (SELECT ` + guardText(shape) + ` AS ok)`)
 	for k, st := range writes {
 		ins, err := s.guardedInsert(ctx, st.query)
 		if err != nil {
