@@ -124,7 +124,8 @@ func (s *Orders) CheckPlacement(p Placement) error {
 // key's order, a limited promotion's uses, the orders from the IP, the trials), answers the
 // order stored under the idempotency key when there is one, else prices it with price (from
 // what was read) and stores it with its services, invoice and first job. The payment link of a
-// gateway that needs a network call is made after the commit.
+// gateway that needs a network call is made after the commit. Where the store can, an order
+// whose checks pass is first tried in one step (placeGuarded); this path runs when it was not.
 func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, check Check,
 	price func(Checked) (pricing.Quote, []Service, error)) (Order, error) {
 	linker, _ := s.gateways[p.Gateway].(LocalLinker)
