@@ -124,73 +124,46 @@ func (s *Orders) CheckPlacement(p Placement) error {
 // key's order, a limited promotion's uses, the orders from the IP, the trials), answers the
 // order stored under the idempotency key when there is one, else prices it with price (from
 // what was read) and stores it with its services, invoice and first job. The payment link of a
-// gateway that needs a network call is made after the commit.
+// gateway that needs a network call is made after the commit. Where the store can, an order
+// whose checks pass is first tried in one step (placeGuarded); this path runs when it was not.
 func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, check Check,
 	price func(Checked) (pricing.Quote, []Service, error)) (Order, error) {
 	linker, _ := s.gateways[p.Gateway].(LocalLinker)
 	var o Order
 	replay := false
-	err := s.store.WithTx(ctx, func(tx Tx) error {
-		got, err := tx.Check(ctx, check)
-		if err != nil {
-			return err
-		}
-		if got.Prev != nil {
-			if got.Prev.RequestHash != p.RequestHash {
-				return ErrIdempotencyMismatch
-			}
-			o, replay = *got.Prev, true
-			return nil
-		}
-		if err := s.trialAllowed(check, got); err != nil {
-			return err
-		}
-		q, wanted, err := price(got)
-		if err != nil {
-			return err
-		}
-		verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
-		o = s.newOrder(claims, p, q, check.Now, verdict)
-		if verdict.Fraud {
-			o.Hold = &Hold{Rules: verdict.Rules, IP: p.IP, OrdersFromIP: got.FromIP}
-		}
-		services := make([]Service, len(wanted))
-		o.ServiceIDs = make([]string, len(wanted))
-		for i, v := range wanted {
-			if v.ID == "" {
-				v.ID = NewServiceID()
-			}
-			v.OrderID, v.ClientID, v.SessionID, v.CreatedAt = o.ID, claims.ClientID, claims.SessionID, check.Now
-			v.AutoRenew = true // until the buyer cancels it
-			if v.Status == "" {
-				v.Status = ServicePending
-			}
-			services[i], o.ServiceIDs[i] = v, v.ID
-		}
-		if linker != nil && o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
-			o.Invoice.PaymentURL = linker.Link(o)
-		}
-		if err := tx.InsertOrder(ctx, o, services); err != nil {
-			return err
-		}
-		if slices.ContainsFunc(services, func(v Service) bool { return v.Trial }) {
-			// Kept whatever its line becomes (converted, refunded): what the limits count.
-			if err := tx.RecordTrial(ctx, TrialStart{OrderID: o.ID, ClientID: o.ClientID, IP: o.IP,
-				EmailKey: CanonicalEmail(o.Email), CreatedAt: o.CreatedAt}); err != nil {
+	placed, err := s.placeGuarded(ctx, claims, p, check, price, linker, &o)
+	if err == nil && !placed {
+		err = s.store.WithTx(ctx, func(tx Tx) error {
+			got, err := tx.Check(ctx, check)
+			if err != nil {
 				return err
 			}
-		}
-		if verdict.Fraud {
-			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", p.IP)
-		}
-		switch o.Status {
-		case StatusPaid: // nothing to pay: straight to fulfilment
-			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, check.Now)
-		case StatusPending:
-			return tx.Enqueue(ctx, JobExpire, o.ID, JobExpire+":"+o.ID, o.Invoice.Deadline)
-		}
-		return nil
-	})
+			if got.Prev != nil {
+				if got.Prev.RequestHash != p.RequestHash {
+					return ErrIdempotencyMismatch
+				}
+				o, replay = *got.Prev, true
+				return nil
+			}
+			if err := s.trialAllowed(check, got); err != nil {
+				return err
+			}
+			q, wanted, err := price(got)
+			if err != nil {
+				return err
+			}
+			verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
+			var services []Service
+			o, services = s.compose(claims, p, check, q, wanted, verdict, got.FromIP, linker)
+			if err := writeOrder(ctx, tx, o, services, check.Now); err != nil {
+				return err
+			}
+			if verdict.Fraud {
+				s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", p.IP)
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
@@ -215,6 +188,94 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 		o.Invoice.PaymentURL = url
 	}
 	return o, nil
+}
+
+// placeGuarded places the order in one step where the store offers it (GuardedStore: on
+// PostgreSQL BEGIN, the locks, the rows and COMMIT in one round trip) and the order's shape
+// allows it: no limited promotion (its price depends on the uses read) and no fraud verdict
+// known before the counts (a banned domain). The order is made as if Check had read nothing
+// (no order under the key, no trials, no orders from the IP), and the store writes it only if,
+// under Check's locks, that still decides the same: the key unused, the orders from the IP
+// below the fraud limit and the trials below theirs. placed false (nothing written): the caller
+// places it the usual way, which answers the replay or the refusal exactly as before.
+func (s *Orders) placeGuarded(ctx context.Context, claims authz.Claims, p Placement, check Check,
+	price func(Checked) (pricing.Quote, []Service, error), linker LocalLinker, o *Order) (bool, error) {
+	g, ok := s.store.(GuardedStore)
+	if !ok || check.PromoCode != "" {
+		return false, nil
+	}
+	verdict := s.cfg.Fraud.Check(claims.Email, 0)
+	if verdict.Fraud {
+		return false, nil
+	}
+	q, wanted, err := price(Checked{})
+	if err != nil { // the usual path answers it, after the replay it may be
+		return false, nil
+	}
+	var lim Limits
+	if check.CountIP {
+		lim.OrdersFromIP = s.cfg.Fraud.MaxOrdersPerIP
+	}
+	if check.Trial {
+		lim.Trials, lim.TrialsFromIP = s.cfg.TrialsPerClient, s.cfg.TrialsPerIP
+	}
+	made, services := s.compose(claims, p, check, q, wanted, verdict, 0, linker)
+	placed, err := g.WithGuardedTx(ctx, check, lim, func(tx Tx) error {
+		return writeOrder(ctx, tx, made, services, check.Now)
+	})
+	if err != nil || !placed {
+		return false, err
+	}
+	*o = made
+	return true, nil
+}
+
+// compose makes the order of p priced q with its services wanted, as judged by verdict
+// (fromIP: the orders from its IP that verdict counted).
+func (s *Orders) compose(claims authz.Claims, p Placement, check Check, q pricing.Quote, wanted []Service,
+	verdict fraud.Verdict, fromIP int, linker LocalLinker) (Order, []Service) {
+	o := s.newOrder(claims, p, q, check.Now, verdict)
+	if verdict.Fraud {
+		o.Hold = &Hold{Rules: verdict.Rules, IP: p.IP, OrdersFromIP: fromIP}
+	}
+	services := make([]Service, len(wanted))
+	o.ServiceIDs = make([]string, len(wanted))
+	for i, v := range wanted {
+		if v.ID == "" {
+			v.ID = NewServiceID()
+		}
+		v.OrderID, v.ClientID, v.SessionID, v.CreatedAt = o.ID, claims.ClientID, claims.SessionID, check.Now
+		v.AutoRenew = true // until the buyer cancels it
+		if v.Status == "" {
+			v.Status = ServicePending
+		}
+		services[i], o.ServiceIDs[i] = v, v.ID
+	}
+	if linker != nil && o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
+		o.Invoice.PaymentURL = linker.Link(o)
+	}
+	return o, services
+}
+
+// writeOrder stores o with its services, its trial's record and its first job.
+func writeOrder(ctx context.Context, tx Tx, o Order, services []Service, now time.Time) error {
+	if err := tx.InsertOrder(ctx, o, services); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(services, func(v Service) bool { return v.Trial }) {
+		// Kept whatever its line becomes (converted, refunded): what the limits count.
+		if err := tx.RecordTrial(ctx, TrialStart{OrderID: o.ID, ClientID: o.ClientID, IP: o.IP,
+			EmailKey: CanonicalEmail(o.Email), CreatedAt: o.CreatedAt}); err != nil {
+			return err
+		}
+	}
+	switch o.Status {
+	case StatusPaid: // nothing to pay: straight to fulfilment
+		return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, now)
+	case StatusPending:
+		return tx.Enqueue(ctx, JobExpire, o.ID, JobExpire+":"+o.ID, o.Invoice.Deadline)
+	}
+	return nil
 }
 
 // ErrGatewayUnavailable means the payment provider could not create a payment link.

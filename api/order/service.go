@@ -72,6 +72,23 @@ type Store interface {
 	DropOrder(ctx context.Context, id string) error
 }
 
+// GuardedStore is a Store that can place an order in one step (one round trip on PostgreSQL):
+// WithGuardedTx takes c's locks as Tx.Check does and commits what fn writes only if, under
+// them, no order is stored under c's idempotency key and each count c names is below its limit
+// in lim (0: none). placed false means nothing was written (the checks did not pass, or the
+// store has no such step): the caller places the order the usual way. fn only writes.
+type GuardedStore interface {
+	WithGuardedTx(ctx context.Context, c Check, lim Limits, fn func(Tx) error) (placed bool, err error)
+}
+
+// Limits are the counts a guarded placement must stay below (0: not limited): the orders from
+// the IP (Check.CountIP), the trials of the client and of the e-mail, the trials from the IP.
+type Limits struct {
+	OrdersFromIP int
+	Trials       int
+	TrialsFromIP int
+}
+
 // Tx is the unit of work of an order write.
 type Tx interface {
 	// Check takes the locks an order placement reads under and reads, in one step (one round

@@ -33,6 +33,8 @@ type db struct {
 	// creditWrites counts the writes to the built-in panel's balance made through this store
 	// (PanelCreditWrites).
 	creditWrites atomic.Uint64
+	// guard keeps what the guarded order statements are made of (WithGuardedTx).
+	guard guards
 }
 
 // newDB wires the pools; prepare keeps prepared statements per pool (SQLite: its driver parses

@@ -173,28 +173,27 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 // is read whole only when there is one (a replay).
 func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, error) {
 	var got order.Checked
-	var keys []string
 	var shape checkShape
 	var args []any
 	// The locks in this order (the key's, the promotion's, the IP's, the trials'), the reads'
 	// arguments in the query's order (checkQuery).
 	if c.IdempotencyKey != "" {
-		keys, shape = append(keys, "order-key:"+strconv.FormatInt(c.ClientID, 10)+":"+c.IdempotencyKey), shape|checkKey
+		shape = shape | checkKey
 		args = append(args, c.ClientID, c.IdempotencyKey)
 	}
 	if c.PromoCode != "" {
-		keys, shape = append(keys, "promo:"+c.PromoCode), shape|checkPromo
+		shape = shape | checkPromo
 		args = append(args, c.PromoCode, fmtTime(c.Now))
 	}
 	if c.CountIP {
-		keys, shape = append(keys, "ip:"+c.IP), shape|checkIP
+		shape = shape | checkIP
 		args = append(args, c.IP, fmtTime(c.Since))
 	}
 	if c.Trial {
-		keys, shape = append(keys, "trial-client:"+strconv.FormatInt(c.ClientID, 10), "trial-ip:"+c.IP, "trial-email:"+c.TrialEmail), shape|checkTrial
+		shape = shape | checkTrial
 		args = append(args, c.ClientID, c.IP, fmtTime(c.TrialSince), c.TrialEmail)
 	}
-	steps := t.d.lockSteps(keys...)
+	steps := t.d.lockSteps(checkLocks(c)...)
 	var prevID string
 	if shape != 0 {
 		steps = append(steps, step{query: checkQuery(shape), args: args, row: func(row rowScanner) error {
@@ -226,6 +225,25 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 		got.Prev = &prev
 	}
 	return got, nil
+}
+
+// checkLocks names the locks a Check takes, in their order: the key's, the promotion's, the
+// IP's, the trials'.
+func checkLocks(c order.Check) []string {
+	var keys []string
+	if c.IdempotencyKey != "" {
+		keys = append(keys, "order-key:"+strconv.FormatInt(c.ClientID, 10)+":"+c.IdempotencyKey)
+	}
+	if c.PromoCode != "" {
+		keys = append(keys, "promo:"+c.PromoCode)
+	}
+	if c.CountIP {
+		keys = append(keys, "ip:"+c.IP)
+	}
+	if c.Trial {
+		keys = append(keys, "trial-client:"+strconv.FormatInt(c.ClientID, 10), "trial-ip:"+c.IP, "trial-email:"+c.TrialEmail)
+	}
+	return keys
 }
 
 // checkShape names what a Check reads: the key's order and which counts.

@@ -92,10 +92,16 @@ type pipe struct {
 	began   bool
 	// err is the first error of any statement: the transaction is aborted, and ends in it.
 	err error
+	// guarded marks a guarded transaction's writes being gathered (WithGuardedTx): nothing may
+	// be sent before its one round trip.
+	guarded bool
 }
 
 // send runs the pending steps, then steps, in one round trip.
 func (p *pipe) send(ctx context.Context, steps []step) error {
+	if p.guarded {
+		p.err = errGuardedRead
+	}
 	if p.err != nil {
 		return p.err
 	}

@@ -98,6 +98,7 @@ var ErrNotFound = errors.New("store: not found")
 // storetest.Inspect reaches it.
 type Backend interface {
 	order.Store
+	order.GuardedStore
 	account.Store
 	job.Store
 	panel.LineStore
