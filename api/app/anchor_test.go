@@ -10,6 +10,19 @@ import (
 	"github.com/streamcart/streamcart/api/period"
 )
 
+// monthsOn is due moved n months on the anchor of a line registered at created, as the shop
+// counts it (period.Anchor, period.AddMonths): the expectation of a test that renews a line bought
+// at the real time, right on the days a month has no such day too.
+func monthsOn(due, created time.Time, n int) time.Time {
+	return period.AddMonths(due, n, period.Anchor(due, created))
+}
+
+// monthsFrom is t moved n months on t's own day: a cycle counted from a payment (a suspended line
+// reactivated, a trial converted).
+func monthsFrom(t time.Time, n int) time.Time {
+	return period.AddMonths(t, n, t.UTC().Day())
+}
+
 // A monthly line keeps its billing anchor through the renewal path (sweep, invoice, payment), as
 // Stripe and Paddle keep theirs: bought on 31 January it is due on the last day of February, then
 // on 31 March, 30 April and 31 May; bought on 30 January, on the last of February, then 30 March
