@@ -8,6 +8,8 @@ import (
 
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/period"
+	"github.com/streamcart/streamcart/api/planchange"
+	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
 )
 
 // monthsOn is due moved n months on the anchor of a line registered at created, as the shop
@@ -94,6 +96,33 @@ func TestMonthlyLineKeepsItsBillingAnchor(t *testing.T) {
 				}
 			}
 			s.drain()
+		}
+	})
+}
+
+// An operator's change charged now is prorated over the period the renewals count: a line bought
+// on 31 January is due on the last of February, and on 1 February it has 27 of 28 days left (Go's
+// AddDate had it due on 3 March, 28 days "left" of a 28-day period).
+func TestChangeProratedOverTheAnchoredPeriod(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c := newConsole(t, withPayKey)
+		ctx, st := t.Context(), c.app.Store()
+		year := c.clock.Now().Year() + 1
+		c.clock.Add(time.Date(year, time.January, 31, 10, 0, 0, 0, time.UTC).Sub(c.clock.Now()))
+		_, svcID := c.activeService(c.identify("month-end@example.com", "").Token, standard())
+		svc, err := st.Service(ctx, svcID)
+		feb := time.Date(year, time.February, period.DaysIn(year, time.February), 10, 0, 0, 0, time.UTC)
+		if err != nil || svc.NextDueDate.Format(time.DateOnly) != feb.Format(time.DateOnly) {
+			t.Fatalf("bought on 31 January: %+v %v; want due %s", svc, err, feb.Format(time.DateOnly))
+		}
+		c.clock.Add(24 * time.Hour) // 1 February
+		owner := c.roles()["owner"]
+		p, err := c.clientsOf().services.Change(ctx, &genadminservices.ChangePayload{Session: ptr(owner.cookie), CsrfToken: ptr(owner.csrf),
+			ID: svcID, MaxConnections: ptr(3), Charge: "now", Preview: true, Reason: "asked by phone"})
+		left, whole := feb.Day()-1, feb.Day()
+		if want := planchange.Prorate(1299, left, whole, 1899, left, whole); err != nil || p.DaysLeft != left || p.PeriodDays != whole ||
+			p.Amount.Amount != want {
+			t.Fatalf("preview on 1 February: %+v %v; want %d of %d days, %d", p, err, left, whole, want)
 		}
 	})
 }
