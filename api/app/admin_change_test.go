@@ -121,7 +121,11 @@ func TestAdminChangeLine(t *testing.T) {
 
 		// The preview: the rest of the period at 2 more connections (3.00 each a month), by days.
 		due := before.NextDueDate
-		left, period := days(c.clock.Now(), due), days(due.AddDate(0, -1, 0), due)
+		svcBRow, err := st.Service(ctx, svcB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		left, period := days(c.clock.Now(), due), days(monthsOn(due, svcBRow.CreatedAt, -1), due)
 		want := planchange.Prorate(1299, left, period, 1899, left, period)
 		p, err := change("owner", genservices.ChangePayload{ID: svcB, MaxConnections: ptr(3), Charge: "now", Preview: true})
 		if err != nil || !p.Preview || p.Applied || p.ChangeID != "" || p.Amount.Amount != want || p.Amount.Currency != "EUR" ||

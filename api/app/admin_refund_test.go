@@ -95,7 +95,7 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 		advance(due.Add(-6 * 24 * time.Hour).Sub(c.clock.Now()))
 		r1 := sweep()
 		pay(r1.Invoice.PaymentURL)
-		check("renewal paid early", order.ServiceActive, due.AddDate(0, 1, 0), 1)
+		check("renewal paid early", order.ServiceActive, monthsOn(due, first.CreatedAt, 1), 1)
 		refund(r1.ID, false)
 		check("renewal refunded before its period", order.ServiceActive, due, 1)
 
@@ -105,8 +105,8 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 			t.Fatalf("renewal after the refund bills from %s, want %s", rn.PeriodStart, due)
 		}
 		pay(r2.Invoice.PaymentURL)
-		check("renewal paid again", order.ServiceActive, due.AddDate(0, 1, 0), 1)
-		advance(due.AddDate(0, 1, 0).Add(-6 * 24 * time.Hour).Sub(c.clock.Now()))
+		check("renewal paid again", order.ServiceActive, monthsOn(due, first.CreatedAt, 1), 1)
+		advance(monthsOn(due, first.CreatedAt, 1).Add(-6 * 24 * time.Hour).Sub(c.clock.Now()))
 		r3 := sweep()
 
 		// Refunded three weeks into its period: due in the past, so the line is suspended at

@@ -196,8 +196,8 @@ func TestCreditsRenewalAndRecreatedLine(t *testing.T) {
 		}
 		s.drain()
 		line, err := st.LineByRef(ctx, svcID)
-		if err != nil || !line.ExpiresAt.Equal(before.ExpiresAt.AddDate(0, 1, 0)) {
-			t.Fatalf("renewed line %+v %v, want expiring %s", line, err, before.ExpiresAt.AddDate(0, 1, 0))
+		if err != nil || !line.ExpiresAt.Equal(monthsOn(before.ExpiresAt, before.CreatedAt, 1)) {
+			t.Fatalf("renewed line %+v %v, want expiring %s", line, err, monthsOn(before.ExpiresAt, before.CreatedAt, 1))
 		}
 		if n := balance(); n != 1 {
 			t.Fatalf("after the renewal the balance is %d, want 1 (2 less the monthly cost)", n)

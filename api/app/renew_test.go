@@ -104,8 +104,8 @@ func TestRenewNowReusesTheInvoiceAndChangesTheCycle(t *testing.T) {
 		}
 		s.drain()
 		svc, err := st.Service(ctx, svcID)
-		if err != nil || !svc.NextDueDate.Equal(due.AddDate(0, 3, 0)) || svc.BillingCycle != "quarterly" || svc.Status != order.ServiceActive {
-			t.Fatalf("after paying a quarter early: %+v %v, want quarterly, due %s", svc, err, due.AddDate(0, 3, 0))
+		if err != nil || !svc.NextDueDate.Equal(monthsOn(due, before.CreatedAt, 3)) || svc.BillingCycle != "quarterly" || svc.Status != order.ServiceActive {
+			t.Fatalf("after paying a quarter early: %+v %v, want quarterly, due %s", svc, err, monthsOn(due, before.CreatedAt, 3))
 		}
 		if got := s.getService(owner.Token, svcID); got.RenewalInvoiceID != nil || got.RecurringAmount == nil || got.RecurringAmount.Amount != 3299 {
 			t.Fatalf("GET /services/%s after paying: %+v, want no open invoice and the quarterly price 32.99", svcID, got)
@@ -268,7 +268,7 @@ func TestPayLinkOpensOneInvoiceUntilItCloses(t *testing.T) {
 		}
 		s.drain()
 		inv, err = s.after.invoices.Get(ctx, &geninvoices.GetPayload{InvoiceID: invA.Invoice.ID, T: ptr(tokA)})
-		if err != nil || inv.Status != "paid" || inv.NextDueDate != due.AddDate(0, 1, 0).Format(time.DateOnly) {
+		if err != nil || inv.Status != "paid" || inv.NextDueDate != monthsOn(due, svc.CreatedAt, 1).Format(time.DateOnly) {
 			t.Fatalf("paid invoice: %+v %v, want paid with the due date a month on", inv, err)
 		}
 		_, err = s.after.invoices.Pay(ctx, &geninvoices.PayPayload{InvoiceID: invA.Invoice.ID, T: ptr(tokA)})
@@ -301,7 +301,7 @@ func TestPayLinkOpensOneInvoiceUntilItCloses(t *testing.T) {
 		wantErr(t, err, "not_found", "")
 
 		// A's next invoice, left past its deadline (the period's end), closes too.
-		advanceTo(t, due.AddDate(0, 1, -6), s)
+		advanceTo(t, monthsOn(due, svc.CreatedAt, 1).Add(-6*24*time.Hour), s)
 		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
 			t.Fatalf("next sweep: %d %v", n, err)
 		}
@@ -344,7 +344,7 @@ func TestTrialConvertsOnItsLine(t *testing.T) {
 			after.Username != before.Username || after.Password != before.Password {
 			t.Fatalf("converted: %+v %v, want the same line as a monthly Standard plan", after, err)
 		}
-		if after.NextDueDate.Before(paidAt.AddDate(0, 1, 0).Add(-time.Minute)) || after.NextDueDate.After(s.app.Now().AddDate(0, 1, 0)) {
+		if after.NextDueDate.Before(monthsFrom(paidAt, 1).Add(-time.Minute)) || after.NextDueDate.After(monthsFrom(s.app.Now(), 1)) {
 			t.Fatalf("converted: due %s, want a month after the payment %s", after.NextDueDate, paidAt)
 		}
 		if l, err := st.LineByRef(ctx, svcID); err != nil || !l.Enabled || !l.ExpiresAt.Equal(after.NextDueDate) {

@@ -126,7 +126,7 @@ func TestServiceLifecycleOverdueSuspendedPaidTerminated(t *testing.T) {
 		if err != nil || svc.Status != order.ServiceActive || !enabled(paidID) {
 			t.Fatalf("paid: %+v %v; want Active with its line enabled", svc, err)
 		}
-		if svc.NextDueDate.Before(before.AddDate(0, 1, 0)) || svc.NextDueDate.After(after.AddDate(0, 1, 0)) {
+		if svc.NextDueDate.Before(monthsFrom(before, 1)) || svc.NextDueDate.After(monthsFrom(after, 1)) {
 			t.Fatalf("paid while suspended: due %s, want a month after the payment (%s)", svc.NextDueDate, before)
 		}
 
@@ -221,7 +221,7 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 		}
 
 		rn, err := st.LatestRenewal(ctx, svcID)
-		if err != nil || !rn.PeriodStart.Equal(due) || !rn.PeriodEnd.Equal(due.AddDate(0, 1, 0)) {
+		if err != nil || !rn.PeriodStart.Equal(due) || !rn.PeriodEnd.Equal(monthsOn(due, svc.CreatedAt, 1)) {
 			t.Fatalf("renewal %+v %v: want the period from %s, one month", rn, err, due)
 		}
 		o, err := st.Order(ctx, rn.OrderID)
@@ -252,8 +252,8 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 		}
 		s.drain()
 		svc, err = st.Service(ctx, svcID)
-		if err != nil || !svc.NextDueDate.Equal(due.AddDate(0, 1, 0)) || !svc.ExpiresAt.Equal(svc.NextDueDate) {
-			t.Fatalf("service after the renewal %+v %v: want due and expiring %s", svc, err, due.AddDate(0, 1, 0))
+		if err != nil || !svc.NextDueDate.Equal(monthsOn(due, svc.CreatedAt, 1)) || !svc.ExpiresAt.Equal(svc.NextDueDate) {
+			t.Fatalf("service after the renewal %+v %v: want due and expiring %s", svc, err, monthsOn(due, svc.CreatedAt, 1))
 		}
 		line, err := st.LineByRef(ctx, svcID)
 		if err != nil || !line.ExpiresAt.Equal(svc.NextDueDate) || line.Username != svc.Username || line.Password != svc.Password {

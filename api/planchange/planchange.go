@@ -24,6 +24,7 @@ import (
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/period"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -267,7 +268,7 @@ func (c *Changes) Preview(ctx context.Context, r Request) (Quote, error) {
 	}
 	q := Quote{Service: s, From: from, To: to, Charge: r.Charge, Recurring: oldQ.Total, NewRecurring: newQ.Total,
 		Amount: money.Money{Currency: oldQ.Total.Currency}}
-	d := Count(now, from.NextDueDate, upsell.PricingCycle(from.BillingCycle), to.NextDueDate, upsell.PricingCycle(to.BillingCycle))
+	d := Count(now, from.NextDueDate, upsell.PricingCycle(from.BillingCycle), to.NextDueDate, upsell.PricingCycle(to.BillingCycle), s.CreatedAt)
 	oldLeft, oldP, newLeft, newP := d.OldLeft, d.OldPeriod, d.NewLeft, d.NewPeriod
 	q.DaysLeft, q.PeriodDays = newLeft, oldP
 	if r.Charge == ChargeNow {
@@ -302,13 +303,14 @@ type Days struct {
 }
 
 // Count counts the days a change at now is prorated by. A period is counted back from its due date
-// (periodDays), which is shorter than the days the buyer paid for when the due date itself was
-// counted forward over a short month: a monthly line paid on 30 January is due on 2 March (Go's
-// AddDate, 31 days), while the month before 2 March is 28 days. The days left are then held to the
-// period's length, so a change never charges more than a whole period's difference ("31 of 28 days
-// left" charged €3.32 for a €3.00 connection); a due date the change moves on keeps its extra days.
-func Count(now, oldDue time.Time, oldCycle catalog.Cycle, newDue time.Time, newCycle catalog.Cycle) Days {
-	d := Days{OldPeriod: periodDays(oldDue, oldCycle), NewPeriod: periodDays(newDue, newCycle)}
+// on the line's billing anchor (period.Anchor of the due date and registered, the line's
+// registration), as the renewals count it forward: a monthly line bought on 31 January is due on
+// 28 February and its period is 28 days; due on 31 March, 31 days. The days left are still held to
+// the period's length for lines whose due date was counted forward over a short month before the
+// anchor was kept (a line paid on 30 January was due on 2 March, and "31 of 28 days left" charged
+// €3.32 for a €3.00 connection); a due date the change moves on keeps its extra days.
+func Count(now, oldDue time.Time, oldCycle catalog.Cycle, newDue time.Time, newCycle catalog.Cycle, registered time.Time) Days {
+	d := Days{OldPeriod: periodDays(oldDue, oldCycle, registered), NewPeriod: periodDays(newDue, newCycle, registered)}
 	d.OldLeft, d.NewLeft = daysUntil(now, oldDue), daysUntil(now, newDue)
 	if over := d.OldLeft - d.OldPeriod; over > 0 {
 		d.OldLeft -= over
@@ -317,16 +319,15 @@ func Count(now, oldDue time.Time, oldCycle catalog.Cycle, newDue time.Time, newC
 	return d
 }
 
-// periodDays is the length in days of the period of cycle that ends at due.
-func periodDays(due time.Time, cycle catalog.Cycle) int {
-	return int(due.Sub(due.AddDate(0, -cycle.Months(), 0)).Hours()/24 + 0.5)
+// periodDays is the length in days of the period of cycle that ends at due, on the anchor of a line
+// registered then.
+func periodDays(due time.Time, cycle catalog.Cycle, registered time.Time) int {
+	return period.Days(period.AddMonths(due, -cycle.Months(), period.Anchor(due, registered)), due)
 }
 
 // daysUntil counts the whole UTC days from now's day to due's day (0 once past).
 func daysUntil(now, due time.Time) int {
-	a := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	b := time.Date(due.Year(), due.Month(), due.Day(), 0, 0, 0, 0, time.UTC)
-	return max(int(b.Sub(a).Hours()/24+0.5), 0)
+	return max(period.Days(now, due), 0)
 }
 
 // withTerms is s with the terms t.

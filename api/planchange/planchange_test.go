@@ -49,13 +49,25 @@ func TestCountHoldsDaysLeftToThePeriod(t *testing.T) {
 		name           string
 		now, old, next string
 		want           planchange.Days
+		registered     string // "": unknown
 	}{
-		{"paid on 30 January, due 2 March", "2027-01-30", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 28, NewPeriod: 28}},
-		{"the same line, its due date ten days on", "2027-01-30", "2027-03-02", "2027-03-12", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 38, NewPeriod: 28}},
-		{"mid-period, nothing to hold", "2027-02-15", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 15, OldPeriod: 28, NewLeft: 15, NewPeriod: 28}},
-		{"a 30-day month, whole period", "2026-11-20", "2026-12-20", "2026-12-20", planchange.Days{OldLeft: 30, OldPeriod: 30, NewLeft: 30, NewPeriod: 30}},
+		{"paid on 30 January, due 2 March", "2027-01-30", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 28, NewPeriod: 28}, ""},
+		{"the same line, its due date ten days on", "2027-01-30", "2027-03-02", "2027-03-12", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 38, NewPeriod: 28}, ""},
+		{"mid-period, nothing to hold", "2027-02-15", "2027-03-02", "2027-03-02", planchange.Days{OldLeft: 15, OldPeriod: 28, NewLeft: 15, NewPeriod: 28}, ""},
+		{"a 30-day month, whole period", "2026-11-20", "2026-12-20", "2026-12-20", planchange.Days{OldLeft: 30, OldPeriod: 30, NewLeft: 30, NewPeriod: 30}, ""},
+		// The anchor kept: a line bought on 30 or 31 January is due on 28 February, a whole period of 28 days.
+		{"bought on 30 January, due 28 February", "2027-01-30", "2027-02-28", "2027-02-28", planchange.Days{OldLeft: 29, OldPeriod: 29, NewLeft: 29, NewPeriod: 29}, "2027-01-30"},
+		{"bought on 31 January, due 28 February", "2027-01-31", "2027-02-28", "2027-02-28", planchange.Days{OldLeft: 28, OldPeriod: 28, NewLeft: 28, NewPeriod: 28}, "2027-01-31"},
+		{"anchored on the 31st, due 31 March: 31 days", "2027-03-01", "2027-03-31", "2027-03-31", planchange.Days{OldLeft: 30, OldPeriod: 31, NewLeft: 30, NewPeriod: 31}, "2027-01-31"},
+		{"anchored on the 30th, due 30 March: 30 days (from 28 February)", "2027-03-01", "2027-03-30", "2027-03-30", planchange.Days{OldLeft: 29, OldPeriod: 30, NewLeft: 29, NewPeriod: 30}, "2027-01-30"},
+		{"leap year: anchored on the 31st, due 29 February 2028", "2028-01-31", "2028-02-29", "2028-02-29", planchange.Days{OldLeft: 29, OldPeriod: 29, NewLeft: 29, NewPeriod: 29}, "2027-12-31"},
+		{"anchored on the 31st, due 30 April", "2027-04-10", "2027-04-30", "2027-04-30", planchange.Days{OldLeft: 20, OldPeriod: 30, NewLeft: 20, NewPeriod: 30}, "2027-01-31"},
 	} {
-		got := planchange.Count(day(tc.now), day(tc.old), monthly, day(tc.next), monthly)
+		var registered time.Time
+		if tc.registered != "" {
+			registered = day(tc.registered)
+		}
+		got := planchange.Count(day(tc.now), day(tc.old), monthly, day(tc.next), monthly, registered)
 		if got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/period"
 	"log/slog"
 	"time"
 
@@ -160,7 +161,8 @@ func (p *Provisioner) line(ctx context.Context, o order.Order, svc order.Service
 }
 
 // term is when a new line expires and when its next payment is due: the billing cycle's length,
-// a day for a trial, never for a one-time purchase.
+// a day for a trial, never for a one-time purchase. The line is anchored on now's day (UTC): bought
+// on 31 January, it is due on 28 February (period.AddMonths), not on 3 March.
 func term(svc order.Service, now time.Time) (expires, due time.Time) {
 	if svc.Trial {
 		return now.Add(TrialLength), time.Time{}
@@ -169,6 +171,6 @@ func term(svc order.Service, now time.Time) (expires, due time.Time) {
 	if months == 0 {
 		return time.Time{}, time.Time{}
 	}
-	end := now.AddDate(0, months, 0)
+	end := period.AddMonths(now, months, now.UTC().Day())
 	return end, end
 }

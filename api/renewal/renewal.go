@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	billing "github.com/streamcart/streamcart/api/period"
 	"log/slog"
 	"time"
 
@@ -276,7 +277,10 @@ type period struct {
 }
 
 func (p period) renewal(id string, now time.Time) Renewal {
-	return Renewal{OrderID: id, ServiceID: p.svc.ID, PeriodStart: p.start, PeriodEnd: p.start.AddDate(0, p.cycle.Months(), 0),
+	// The period ends on the line's billing anchor (billing.Anchor: its registration day, or the due
+	// date's own): a line bought on 31 January and due on 28 February is next due on 31 March.
+	end := billing.AddMonths(p.start, p.cycle.Months(), billing.Anchor(p.start, p.svc.CreatedAt))
+	return Renewal{OrderID: id, ServiceID: p.svc.ID, PeriodStart: p.start, PeriodEnd: end,
 		CycleMonths: p.cycle.Months(), CreatedAt: now, PID: p.pid, BillingCycle: string(p.cycle), Name: p.name}
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/period"
 	"slices"
 	"strings"
 	"time"
@@ -146,8 +147,8 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		was := svc // the trial a conversion converts, kept for a refund of it
 		switch {
 		case svc.Trial && (svc.Status == order.ServiceActive || svc.Status == order.ServiceExpired):
-			// A trial converting: its paid period starts with the payment.
-			end = at.AddDate(0, r.CycleMonths, 0)
+			// A trial converting: its paid period starts with the payment, anchored on its day.
+			end = period.AddMonths(at, r.CycleMonths, at.UTC().Day())
 		case svc.Trial:
 			return renewal.ErrLineGone
 		case svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue:
@@ -157,8 +158,9 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 				before, end = from, r.PeriodEnd.Add(from.Sub(r.PeriodStart))
 			}
 		case svc.Status == order.ServiceSuspended:
-			// A cycle from the payment, or from a later expiry an operator gave.
-			end = later(at, later(svc.NextDueDate, svc.ExpiresAt)).AddDate(0, r.CycleMonths, 0)
+			// A cycle from the payment, or from a later expiry an operator gave, anchored on its day.
+			from := later(at, later(svc.NextDueDate, svc.ExpiresAt))
+			end = period.AddMonths(from, r.CycleMonths, from.UTC().Day())
 		default:
 			return renewal.ErrLineGone
 		}

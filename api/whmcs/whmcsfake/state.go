@@ -343,7 +343,12 @@ func joinInts(ns []int) string {
 	return strings.Join(s, ",")
 }
 
-// addMonths moves a YYYY-MM-DD date by n months.
+// addMonths moves a YYYY-MM-DD date by n months. It mirrors WHMCS, not Streamcart: WHMCS's Billing
+// Logic documents only that a paid invoice moves the service's Next Due Date "forward one billing
+// cycle" from its current value (no registration-day anchor, unlike Streamcart's period.AddMonths),
+// and says nothing of month ends; the fake keeps Go's AddDate there (31 January + 1 month = 3 March,
+// as PHP's "+1 month" gives), unverified against a real WHMCS (docs/whmcs.md). Streamcart reads the
+// due date WHMCS answers and computes none in WHMCS mode.
 func addMonths(date string, n int) string {
 	t, err := time.Parse(time.DateOnly, date)
 	if err != nil {
