@@ -349,8 +349,16 @@ func TestAdminCatalogAndPromotions(t *testing.T) {
 		}
 		_, err = cl.promos.Create(ctx, &genpromos.CreatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "NEW20", Type: "Percentage", Value: "20", AppliesTo: []int{2}})
 		wantErr(t, err, "conflict", "")
+		if np.Amount != nil {
+			t.Errorf("a percentage with an amount: %+v", np.Amount)
+		}
+		// A fixed amount also in minor units and the catalog's default currency, for the console to format as all money.
+		off, err := cl.promos.Create(ctx, &genpromos.CreatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "OFF5", Type: "Fixed Amount", Value: "5.00", AppliesTo: []int{2}})
+		if err != nil || off.Value != "5.00" || off.Amount == nil || off.Amount.Amount != 500 || off.Amount.Currency != "EUR" {
+			t.Fatalf("create OFF5: %+v %+v %v", off, off.Amount, err)
+		}
 		vs, err := cl.catalog.Versions(ctx, &gencatalog.VersionsPayload{Session: ptr(s["viewer"].cookie)})
-		if err != nil || len(vs.Versions) != 4 {
+		if err != nil || len(vs.Versions) != 5 {
 			t.Fatalf("versions: %+v %v", vs, err)
 		}
 		first, err := cl.catalog.Version(ctx, &gencatalog.VersionPayload{Session: ptr(s["viewer"].cookie), Version: 2})

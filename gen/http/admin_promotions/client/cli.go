@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         7953513385747229234\n      ],\n      \"code\": \"5\",\n      \"expirationDate\": \"5r7\",\n      \"maxUses\": 6605369282858868190,\n      \"recurring\": false,\n      \"startDate\": \"8yq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"rs\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         2068069094436756153,\n         1404299649043152502\n      ],\n      \"code\": \"d\",\n      \"expirationDate\": \"mjx\",\n      \"maxUses\": 4315904412544809507,\n      \"recurring\": true,\n      \"startDate\": \"gfa\",\n      \"type\": \"Percentage\",\n      \"value\": \"be\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"a22\",\n      \"maxUses\": 6666392595447983746,\n      \"startDate\": \"79r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"txv\",\n      \"maxUses\": 8552504719448114724,\n      \"startDate\": \"pi7\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {
