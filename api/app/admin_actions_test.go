@@ -143,6 +143,19 @@ func TestAdminRefundPartialThenFull(t *testing.T) {
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE operator = 'owner@example.com' AND action = 'order-refund' AND target = ? AND result = 'ok'`, id); n != 2 {
 			t.Fatalf("%d audited refunds, want 2", n)
 		}
+		// Each entry's detail in parts, for the console to word it: the amount in minor units, the method, the reason.
+		entries, err := cl.audit.List(ctx, &genaudit.ListPayload{Session: ptr(s["viewer"].cookie), Action: ptr("order-refund"), Target: &id, Limit: 10})
+		if err != nil {
+			t.Fatalf("audit of the refunds: %v", err)
+		}
+		for _, e := range entries.Entries {
+			if e.Result != "ok" {
+				continue
+			}
+			if len(e.Args) != 6 || e.Args[0] != "refund" || e.Args[2] != "EUR" || e.Args[4] != "goodwill" || e.Args[5] != "" {
+				t.Errorf("refund entry %q: args %q", e.Detail, e.Args)
+			}
+		}
 
 		// keepLine leaves the line of a fully refunded order running.
 		id2, svc2, _ := c.paidOrder("keeper@example.com")
