@@ -32,10 +32,11 @@ var AdminOrderItem = Type("AdminOrderItem", func() {
 		Enum("plan", "extra", "proxy", "discount", "tax")
 	})
 	Attribute("description", String, "In English, as the quote said it")
+	Attribute("args", ArrayOf(String), `The description's parts, so that a console words it in its operator's language: the wording, then its values: plan [plan name as the catalog writes it, billing cycle]; extra [count] or [count, line name]; proxy []; promotion [code]; tax [rate, country]; adjustment []; change [from plan, to plan, billing cycle, connections, until YYYY-MM-DD]; renewal [line name] or [line name, due YYYY-MM-DD]; empty when the description is none of these`)
 	Attribute("quantity", Int, "How many (extra connections: their count; else 1)")
 	Attribute("unitAmount", Money, "The price of one")
 	Attribute("amount", Money, "quantity × unitAmount (negative for a discount)")
-	Required("kind", "description", "quantity", "unitAmount", "amount")
+	Required("kind", "description", "args", "quantity", "unitAmount", "amount")
 })
 
 var AdminOrderTax = Type("AdminOrderTax", func() {

@@ -6,6 +6,7 @@ var AdminPromotion = Type("AdminPromotion", func() {
 	Attribute("code", String)
 	Attribute("type", String, func() { Enum("Percentage", "Fixed Amount") })
 	Attribute("value", String, "Percent, or an amount in the catalog's default currency (\"5.00\")")
+	Attribute("amount", Money, "A Fixed Amount promotion's value in minor units and the catalog's default currency, so that a console formats it as all money; absent for a percentage")
 	Attribute("appliesTo", ArrayOf(Int), "Product ids (pids) the code is valid for")
 	Attribute("startDate", String, "YYYY-MM-DD; empty: no start")
 	Attribute("expirationDate", String, "YYYY-MM-DD; empty: never expires")

@@ -143,6 +143,19 @@ func TestAdminRefundPartialThenFull(t *testing.T) {
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE operator = 'owner@example.com' AND action = 'order-refund' AND target = ? AND result = 'ok'`, id); n != 2 {
 			t.Fatalf("%d audited refunds, want 2", n)
 		}
+		// Each entry's detail in parts, for the console to word it: the amount in minor units, the method, the reason.
+		entries, err := cl.audit.List(ctx, &genaudit.ListPayload{Session: ptr(s["viewer"].cookie), Action: ptr("order-refund"), Target: &id, Limit: 10})
+		if err != nil {
+			t.Fatalf("audit of the refunds: %v", err)
+		}
+		for _, e := range entries.Entries {
+			if e.Result != "ok" {
+				continue
+			}
+			if len(e.Args) != 6 || e.Args[0] != "refund" || e.Args[2] != "EUR" || e.Args[4] != "goodwill" || e.Args[5] != "" {
+				t.Errorf("refund entry %q: args %q", e.Detail, e.Args)
+			}
+		}
 
 		// keepLine leaves the line of a fully refunded order running.
 		id2, svc2, _ := c.paidOrder("keeper@example.com")
@@ -349,8 +362,16 @@ func TestAdminCatalogAndPromotions(t *testing.T) {
 		}
 		_, err = cl.promos.Create(ctx, &genpromos.CreatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "NEW20", Type: "Percentage", Value: "20", AppliesTo: []int{2}})
 		wantErr(t, err, "conflict", "")
+		if np.Amount != nil {
+			t.Errorf("a percentage with an amount: %+v", np.Amount)
+		}
+		// A fixed amount also in minor units and the catalog's default currency, for the console to format as all money.
+		off, err := cl.promos.Create(ctx, &genpromos.CreatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "OFF5", Type: "Fixed Amount", Value: "5.00", AppliesTo: []int{2}})
+		if err != nil || off.Value != "5.00" || off.Amount == nil || off.Amount.Amount != 500 || off.Amount.Currency != "EUR" {
+			t.Fatalf("create OFF5: %+v %+v %v", off, off.Amount, err)
+		}
 		vs, err := cl.catalog.Versions(ctx, &gencatalog.VersionsPayload{Session: ptr(s["viewer"].cookie)})
-		if err != nil || len(vs.Versions) != 4 {
+		if err != nil || len(vs.Versions) != 5 {
 			t.Fatalf("versions: %+v %v", vs, err)
 		}
 		first, err := cl.catalog.Version(ctx, &gencatalog.VersionPayload{Session: ptr(s["viewer"].cookie), Version: 2})

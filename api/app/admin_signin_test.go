@@ -215,6 +215,10 @@ func TestAdminSignInFailuresAudited(t *testing.T) {
 			if e.IP != tr.ip || e.Target != "operator:"+tr.email || e.Detail != tr.reason || e.Result != "failed" || e.Operator != "" {
 				t.Errorf("entry of %+v: %+v", tr, e)
 			}
+			// The reason in parts, for the console to word it in its operator's language.
+			if strings.Join(e.Args, "|") != "signin-failed|"+tr.reason {
+				t.Errorf("entry of %+v: args %q", tr, e.Args)
+			}
 		}
 		for _, e := range failed {
 			if strings.Contains(e.Detail+e.Target, secretWord) || strings.Contains(e.Detail+e.Target, opPassword) {

@@ -155,6 +155,10 @@ func TestAdminSessionAndOrders(t *testing.T) {
 		if err != nil {
 			t.Fatalf("GET /admin/orders/{id}: %v", err)
 		}
+		// The items' parts, for the console to word them (the plan's name as the catalog writes it, the cycle's key).
+		if len(d.Items) == 0 || strings.Join(d.Items[0].Args, "|") != "plan|"+strings.SplitN(d.Items[0].Description, " — ", 2)[0]+"|monthly" {
+			t.Errorf("items %+v: the plan item's args %q", d.Items, d.Items[0].Args)
+		}
 		kinds := map[string]bool{}
 		// Each event's parts, for the console to word it in its operator's language (args by kind).
 		wantArgs := map[string]int{"created": 2, "invoice": 4, "payment": 0, "review": 5, "webhook": 2, "job": 3, "mail": 2, "audit": 3}

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/money"
@@ -17,10 +18,73 @@ const (
 )
 
 // Item is one billed item of an order: Quantity × Unit = Amount (a discount's is negative).
+// Description is English; Args are its parts, so that a console words it in its operator's
+// language: the first names the wording, the rest are its values (ItemArgs).
 type Item struct {
 	Kind, Description string
+	Args              []string
 	Quantity          int
 	Unit, Amount      money.Money
+}
+
+// The wordings of an item's Args, each with its values after it:
+//
+//	plan       [plan's name as the catalog writes it, billing cycle (monthly, …)]
+//	extra      [count] or [count, the line's name] (an upsell)
+//	proxy      []
+//	promotion  [code]
+//	tax        [rate in percent, country]
+//	adjustment []
+//	change     [from plan, to plan, billing cycle, connections, until YYYY-MM-DD]
+//	renewal    [the line's name] or [the line's name, due YYYY-MM-DD]
+//
+// An item whose English text is none of these has no args (a console shows the description).
+const (
+	ArgsPlan       = "plan"
+	ArgsExtra      = "extra"
+	ArgsProxy      = "proxy"
+	ArgsPromotion  = "promotion"
+	ArgsTax        = "tax"
+	ArgsAdjustment = "adjustment"
+	ArgsChange     = "change"
+	ArgsRenewal    = "renewal"
+)
+
+var (
+	extraLabel   = regexp.MustCompile(`^(\d+) extra connections?(?: — (.+))?$`)
+	changeLabel  = regexp.MustCompile(`^Change of (.+) to (.+), ([a-z]+), (\d+) connections, until (\d{4}-\d{2}-\d{2})$`)
+	renewalLabel = regexp.MustCompile(`^Renewal — (.+?)(?: \((\d{4}-\d{2}-\d{2})\))?$`)
+)
+
+// lineArgs are a quote line's parts (see ArgsPlan), read back from its English label as the
+// pricing, upsell, planchange and WHMCS renewal packages write it; nil when it matches none.
+func lineArgs(l pricing.Line, q pricing.Quote) []string {
+	switch l.Key {
+	case pricing.LinePlan:
+		if cyc := " — " + q.Cycle.Label(); q.Cycle != "" && strings.HasSuffix(l.Label, cyc) {
+			return []string{ArgsPlan, strings.TrimSuffix(l.Label, cyc), string(q.Cycle)}
+		}
+		if m := renewalLabel.FindStringSubmatch(l.Label); m != nil {
+			if m[2] == "" {
+				return []string{ArgsRenewal, m[1]}
+			}
+			return []string{ArgsRenewal, m[1], m[2]}
+		}
+	case pricing.LineExtraConnections:
+		if m := extraLabel.FindStringSubmatch(l.Label); m != nil {
+			if m[2] == "" {
+				return []string{ArgsExtra, m[1]}
+			}
+			return []string{ArgsExtra, m[1], m[2]}
+		}
+	case pricing.LineProxyProtection:
+		return []string{ArgsProxy}
+	case "change":
+		if m := changeLabel.FindStringSubmatch(l.Label); m != nil {
+			return append([]string{ArgsChange}, m[1:]...)
+		}
+	}
+	return nil
 }
 
 // Items are what the quote billed, as items whose amounts sum to total (the invoice's amount):
@@ -36,7 +100,7 @@ func Items(q pricing.Quote, total money.Money) []Item {
 		sum += it.Amount.Amount
 	}
 	for _, l := range q.Lines {
-		it := Item{Kind: ItemPlan, Description: l.Label, Quantity: 1, Unit: l.Amount, Amount: l.Amount}
+		it := Item{Kind: ItemPlan, Description: l.Label, Args: lineArgs(l, q), Quantity: 1, Unit: l.Amount, Amount: l.Amount}
 		switch l.Key {
 		case pricing.LineExtraConnections:
 			it.Kind = ItemExtra
@@ -50,11 +114,11 @@ func Items(q pricing.Quote, total money.Money) []Item {
 	}
 	if d := q.Discount; d != nil && d.Amount.Amount > 0 {
 		off := money.Money{Amount: -d.Amount.Amount, Currency: d.Amount.Currency}
-		add(Item{Kind: ItemDiscount, Description: "Promotion " + d.Code, Quantity: 1, Unit: off, Amount: off})
+		add(Item{Kind: ItemDiscount, Description: "Promotion " + d.Code, Args: []string{ArgsPromotion, d.Code}, Quantity: 1, Unit: off, Amount: off})
 	}
 	if t := q.Tax; t != nil && !t.Included && t.Amount != 0 {
 		m := money.Money{Amount: t.Amount, Currency: t.Currency}
-		add(Item{Kind: ItemTax, Description: "VAT " + t.Rate + "% (" + t.Country + ")", Quantity: 1, Unit: m, Amount: m})
+		add(Item{Kind: ItemTax, Description: "VAT " + t.Rate + "% (" + t.Country + ")", Args: []string{ArgsTax, t.Rate, t.Country}, Quantity: 1, Unit: m, Amount: m})
 	}
 	if diff := total.Amount - sum; diff != 0 || len(items) == 0 {
 		kind := ItemPlan
@@ -62,7 +126,7 @@ func Items(q pricing.Quote, total money.Money) []Item {
 			kind = ItemDiscount
 		}
 		m := money.Money{Amount: diff, Currency: total.Currency}
-		add(Item{Kind: kind, Description: "Adjustment", Quantity: 1, Unit: m, Amount: m})
+		add(Item{Kind: kind, Description: "Adjustment", Args: []string{ArgsAdjustment}, Quantity: 1, Unit: m, Amount: m})
 	}
 	return items
 }

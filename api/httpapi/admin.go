@@ -380,7 +380,7 @@ func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*ge
 		Refunded: ordersMoney(d.Order.RefundedMoney()), Net: ordersMoney(d.Order.Net()),
 		Lines: []*genadminorders.AdminLine{}, Timeline: []*genadminorders.AdminTimelineEvent{}}
 	for _, it := range d.Items {
-		res.Items = append(res.Items, &genadminorders.AdminOrderItem{Kind: it.Kind, Description: it.Description, Quantity: it.Quantity,
+		res.Items = append(res.Items, &genadminorders.AdminOrderItem{Kind: it.Kind, Description: it.Description, Args: append([]string{}, it.Args...), Quantity: it.Quantity,
 			UnitAmount: ordersMoney(it.Unit), Amount: ordersMoney(it.Amount)})
 	}
 	if t := d.Tax; t != nil {

@@ -25,7 +25,8 @@ func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResu
 	res := &gen.ListResult{Entries: []*gen.AdminAuditEntry{}, NextCursor: next}
 	for _, e := range rows {
 		res.Entries = append(res.Entries, &gen.AdminAuditEntry{ID: e.ID, At: rfc3339(e.At), Operator: e.Operator, CustomerID: e.CustomerID,
-			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail, IP: e.IP})
+			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail, IP: e.IP,
+			Args: append([]string{}, console.AuditArgs(e.Action, e.Detail)...)})
 	}
 	return res, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/money"
 	gen "github.com/streamcart/streamcart/gen/admin_promotions"
 )
 
@@ -33,7 +34,14 @@ func (s adminPromotions) promotion(ctx context.Context, p catalog.Promotion) (*g
 		return d
 	}
 	applies := append([]int{}, p.AppliesTo...)
-	return &gen.AdminPromotion{Code: p.Code, Type: p.Type, Value: p.Value, AppliesTo: applies, StartDate: date(p.StartDate),
+	var amount *gen.Money
+	if p.Type == catalog.PromoFixed {
+		cur := s.Catalog.Catalog().DefaultCurrency
+		if a, err := money.Parse(p.Value, cur); err == nil {
+			amount = &gen.Money{Amount: a, Currency: cur}
+		}
+	}
+	return &gen.AdminPromotion{Amount: amount, Code: p.Code, Type: p.Type, Value: p.Value, AppliesTo: applies, StartDate: date(p.StartDate),
 		ExpirationDate: date(p.ExpirationDate), MaxUses: p.MaxUses, Recurring: p.Recurring, Disabled: p.Disabled, Uses: uses,
 		Products: console.ProductNames(s.Catalog.Catalog(), applies), Status: s.Catalog.PromoStatus(p)}, nil
 }

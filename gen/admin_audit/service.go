@@ -54,6 +54,13 @@ type AdminAuditEntry struct {
 	Detail string
 	// The client address of a refused console sign-in; empty otherwise
 	IP string
+	// The detail's parts when the server wrote it in English, so that a console
+	// words it in its operator's language (detail stays as written): the wording,
+	// then its values: payment-requested []; provisioned-unpaid []; refund [amount
+	// in minor units, currency, method, reason, "replayed" or ""]; version
+	// [catalog version, comment]; sessions [count]; signin-failed [reason]; empty
+	// for any other detail
+	Args []string
 }
 
 // ListPayload is the payload type of the adminAudit service list method.

@@ -59,6 +59,9 @@ type AdminPromotion struct {
 	Type string
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *Money
 	// Product ids (pids) the code is valid for
 	AppliesTo []int
 	// YYYY-MM-DD; empty: no start
@@ -122,6 +125,13 @@ type ListPayload struct {
 // ListResult is the result type of the adminPromotions service list method.
 type ListResult struct {
 	Promotions []*AdminPromotion
+}
+
+type Money struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64
+	// ISO 4217 currency code
+	Currency string
 }
 
 // UpdatePayload is the payload type of the adminPromotions service update

@@ -69,6 +69,8 @@ export const ITEM_KINDS = ['plan', 'extra', 'proxy', 'discount', 'tax'] as const
 export const OrderItemSchema = v.object({
   kind: v.picklist(ITEM_KINDS),
   description: v.string(),
+  /** The description's parts, the wording first (the design's AdminOrderItem.args), worded in the console's language (ui/serverText). */
+  args: v.optional(v.array(v.string()), []),
   quantity: int,
   unitAmount: MoneySchema,
   amount: MoneySchema,
@@ -383,6 +385,8 @@ export const PromotionSchema = v.object({
   code: v.string(),
   type: v.string(),
   value: v.string(),
+  /** A Fixed Amount's value in minor units and the catalog's default currency. */
+  amount: v.optional(MoneySchema),
   appliesTo: v.array(int),
   startDate: v.string(),
   expirationDate: v.string(),
@@ -407,6 +411,8 @@ export const AuditEntrySchema = v.object({
   detail: v.string(),
   /** The client address of a refused console sign-in; empty otherwise. */
   ip: v.string(),
+  /** The detail's parts when the server wrote it in English, the wording first (AdminAuditEntry.args); empty otherwise. */
+  args: v.optional(v.array(v.string()), []),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
 export const AuditListSchema = v.object({ entries: v.array(AuditEntrySchema), nextCursor: v.string() });

@@ -173,6 +173,10 @@ func unmarshalAdminAuditEntryResponseBodyToAdminauditAdminAuditEntry(v *AdminAud
 		Detail:     *v.Detail,
 		IP:         *v.IP,
 	}
+	res.Args = make([]string, len(v.Args))
+	for i, val := range v.Args {
+		res.Args[i] = val
+	}
 
 	return res
 }

@@ -93,6 +93,13 @@ type AdminAuditEntryResponseBody struct {
 	Detail *string `form:"detail,omitempty" json:"detail,omitempty" xml:"detail,omitempty"`
 	// The client address of a refused console sign-in; empty otherwise
 	IP *string `form:"ip,omitempty" json:"ip,omitempty" xml:"ip,omitempty"`
+	// The detail's parts when the server wrote it in English, so that a console
+	// words it in its operator's language (detail stays as written): the wording,
+	// then its values: payment-requested []; provisioned-unpaid []; refund [amount
+	// in minor units, currency, method, reason, "replayed" or ""]; version
+	// [catalog version, comment]; sessions [count]; signin-failed [reason]; empty
+	// for any other detail
+	Args []string `form:"args,omitempty" json:"args,omitempty" xml:"args,omitempty"`
 }
 
 // NewListResultOK builds a "adminAudit" service "list" endpoint result from a
@@ -276,6 +283,9 @@ func ValidateAdminAuditEntryResponseBody(body *AdminAuditEntryResponseBody) (err
 	}
 	if body.IP == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("ip", "body"))
+	}
+	if body.Args == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("args", "body"))
 	}
 	if body.Result != nil {
 		if !(*body.Result == "ok" || *body.Result == "failed") {

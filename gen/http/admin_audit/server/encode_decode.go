@@ -203,6 +203,14 @@ func marshalAdminauditAdminAuditEntryToAdminAuditEntryResponseBody(v *adminaudit
 		Detail:     v.Detail,
 		IP:         v.IP,
 	}
+	if v.Args != nil {
+		res.Args = make([]string, len(v.Args))
+		for i, val := range v.Args {
+			res.Args[i] = val
+		}
+	} else {
+		res.Args = []string{}
+	}
 
 	return res
 }

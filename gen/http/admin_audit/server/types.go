@@ -93,6 +93,13 @@ type AdminAuditEntryResponseBody struct {
 	Detail string `form:"detail" json:"detail" xml:"detail"`
 	// The client address of a refused console sign-in; empty otherwise
 	IP string `form:"ip" json:"ip" xml:"ip"`
+	// The detail's parts when the server wrote it in English, so that a console
+	// words it in its operator's language (detail stays as written): the wording,
+	// then its values: payment-requested []; provisioned-unpaid []; refund [amount
+	// in minor units, currency, method, reason, "replayed" or ""]; version
+	// [catalog version, comment]; sessions [count]; signin-failed [reason]; empty
+	// for any other detail
+	Args []string `form:"args" json:"args" xml:"args"`
 }
 
 // NewListResponseBody builds the HTTP response body from the result of the

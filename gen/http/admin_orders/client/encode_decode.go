@@ -339,6 +339,10 @@ func unmarshalAdminOrderItemResponseBodyToAdminordersAdminOrderItem(v *AdminOrde
 		Description: *v.Description,
 		Quantity:    *v.Quantity,
 	}
+	res.Args = make([]string, len(v.Args))
+	for i, val := range v.Args {
+		res.Args[i] = val
+	}
 	res.UnitAmount = unmarshalMoneyResponseBodyToAdminordersMoney(v.UnitAmount)
 	res.Amount = unmarshalMoneyResponseBodyToAdminordersMoney(v.Amount)
 

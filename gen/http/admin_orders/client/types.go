@@ -194,6 +194,13 @@ type AdminOrderItemResponseBody struct {
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
 	// In English, as the quote said it
 	Description *string `form:"description,omitempty" json:"description,omitempty" xml:"description,omitempty"`
+	// The description's parts, so that a console words it in its operator's
+	// language: the wording, then its values: plan [plan name as the catalog
+	// writes it, billing cycle]; extra [count] or [count, line name]; proxy [];
+	// promotion [code]; tax [rate, country]; adjustment []; change [from plan, to
+	// plan, billing cycle, connections, until YYYY-MM-DD]; renewal [line name] or
+	// [line name, due YYYY-MM-DD]; empty when the description is none of these
+	Args []string `form:"args,omitempty" json:"args,omitempty" xml:"args,omitempty"`
 	// How many (extra connections: their count; else 1)
 	Quantity *int `form:"quantity,omitempty" json:"quantity,omitempty" xml:"quantity,omitempty"`
 	// The price of one
@@ -774,6 +781,9 @@ func ValidateAdminOrderItemResponseBody(body *AdminOrderItemResponseBody) (err e
 	}
 	if body.Description == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("description", "body"))
+	}
+	if body.Args == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("args", "body"))
 	}
 	if body.Quantity == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("quantity", "body"))

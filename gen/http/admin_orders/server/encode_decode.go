@@ -364,6 +364,14 @@ func marshalAdminordersAdminOrderItemToAdminOrderItemResponseBody(v *adminorders
 		Description: v.Description,
 		Quantity:    v.Quantity,
 	}
+	if v.Args != nil {
+		res.Args = make([]string, len(v.Args))
+		for i, val := range v.Args {
+			res.Args[i] = val
+		}
+	} else {
+		res.Args = []string{}
+	}
 	if v.UnitAmount != nil {
 		res.UnitAmount = marshalAdminordersMoneyToMoneyResponseBody(v.UnitAmount)
 	}

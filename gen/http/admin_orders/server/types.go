@@ -194,6 +194,13 @@ type AdminOrderItemResponseBody struct {
 	Kind string `form:"kind" json:"kind" xml:"kind"`
 	// In English, as the quote said it
 	Description string `form:"description" json:"description" xml:"description"`
+	// The description's parts, so that a console words it in its operator's
+	// language: the wording, then its values: plan [plan name as the catalog
+	// writes it, billing cycle]; extra [count] or [count, line name]; proxy [];
+	// promotion [code]; tax [rate, country]; adjustment []; change [from plan, to
+	// plan, billing cycle, connections, until YYYY-MM-DD]; renewal [line name] or
+	// [line name, due YYYY-MM-DD]; empty when the description is none of these
+	Args []string `form:"args" json:"args" xml:"args"`
 	// How many (extra connections: their count; else 1)
 	Quantity int `form:"quantity" json:"quantity" xml:"quantity"`
 	// The price of one

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         7953513385747229234\n      ],\n      \"code\": \"5\",\n      \"expirationDate\": \"5r7\",\n      \"maxUses\": 6605369282858868190,\n      \"recurring\": false,\n      \"startDate\": \"8yq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"rs\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         3799441386747566024,\n         5647447996313948343,\n         7107497931163184074\n      ],\n      \"code\": \"w\",\n      \"expirationDate\": \"64r\",\n      \"maxUses\": 1935154438174079269,\n      \"recurring\": false,\n      \"startDate\": \"2on\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"hb\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"a22\",\n      \"maxUses\": 6666392595447983746,\n      \"startDate\": \"79r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"v5k\",\n      \"maxUses\": 5932382052419756848,\n      \"startDate\": \"dtb\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -482,6 +482,9 @@ func unmarshalAdminPromotionResponseBodyToAdminpromotionsAdminPromotion(v *Admin
 		Uses:           *v.Uses,
 		Status:         *v.Status,
 	}
+	if v.Amount != nil {
+		res.Amount = unmarshalMoneyResponseBodyToAdminpromotionsMoney(v.Amount)
+	}
 	res.AppliesTo = make([]int, len(v.AppliesTo))
 	for i, val := range v.AppliesTo {
 		res.AppliesTo[i] = val
@@ -489,6 +492,20 @@ func unmarshalAdminPromotionResponseBodyToAdminpromotionsAdminPromotion(v *Admin
 	res.Products = make([]string, len(v.Products))
 	for i, val := range v.Products {
 		res.Products[i] = val
+	}
+
+	return res
+}
+
+// unmarshalMoneyResponseBodyToAdminpromotionsMoney builds a value of type
+// *adminpromotions.Money from a value of type *MoneyResponseBody.
+func unmarshalMoneyResponseBodyToAdminpromotionsMoney(v *MoneyResponseBody) *adminpromotions.Money {
+	if v == nil {
+		return nil
+	}
+	res := &adminpromotions.Money{
+		Amount:   *v.Amount,
+		Currency: *v.Currency,
 	}
 
 	return res

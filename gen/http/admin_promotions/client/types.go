@@ -53,6 +53,9 @@ type CreateResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
@@ -82,6 +85,9 @@ type UpdateResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
@@ -318,6 +324,9 @@ type AdminPromotionResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
@@ -338,6 +347,14 @@ type AdminPromotionResponseBody struct {
 	// Today on the shop's clock: disabled, scheduled (before startDate), expired
 	// (after expirationDate), or active
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+}
+
+// MoneyResponseBody is used to define fields on response body types.
+type MoneyResponseBody struct {
+	// Amount in minor units (e.g. cents)
+	Amount *int64 `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// ISO 4217 currency code
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 }
 
 // AdminCatalogProblemResponseBody is used to define fields on response body
@@ -454,6 +471,9 @@ func NewCreateAdminPromotionCreated(body *CreateResponseBody) *adminpromotions.A
 		Uses:           *body.Uses,
 		Status:         *body.Status,
 	}
+	if body.Amount != nil {
+		v.Amount = unmarshalMoneyResponseBodyToAdminpromotionsMoney(body.Amount)
+	}
 	v.AppliesTo = make([]int, len(body.AppliesTo))
 	for i, val := range body.AppliesTo {
 		v.AppliesTo[i] = val
@@ -561,6 +581,9 @@ func NewUpdateAdminPromotionOK(body *UpdateResponseBody) *adminpromotions.AdminP
 		Disabled:       *body.Disabled,
 		Uses:           *body.Uses,
 		Status:         *body.Status,
+	}
+	if body.Amount != nil {
+		v.Amount = unmarshalMoneyResponseBodyToAdminpromotionsMoney(body.Amount)
 	}
 	v.AppliesTo = make([]int, len(body.AppliesTo))
 	for i, val := range body.AppliesTo {
@@ -713,6 +736,11 @@ func ValidateCreateResponseBody(body *CreateResponseBody) (err error) {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
 		}
 	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	if body.Status != nil {
 		if !(*body.Status == "active" || *body.Status == "scheduled" || *body.Status == "expired" || *body.Status == "disabled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"active", "scheduled", "expired", "disabled"}))
@@ -762,6 +790,11 @@ func ValidateUpdateResponseBody(body *UpdateResponseBody) (err error) {
 	if body.Type != nil {
 		if !(*body.Type == "Percentage" || *body.Type == "Fixed Amount") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
+		}
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	if body.Status != nil {
@@ -1112,10 +1145,26 @@ func ValidateAdminPromotionResponseBody(body *AdminPromotionResponseBody) (err e
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
 		}
 	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	if body.Status != nil {
 		if !(*body.Status == "active" || *body.Status == "scheduled" || *body.Status == "expired" || *body.Status == "disabled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"active", "scheduled", "expired", "disabled"}))
 		}
+	}
+	return
+}
+
+// ValidateMoneyResponseBody runs the validations defined on MoneyResponseBody
+func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
 	}
 	return
 }

@@ -426,6 +426,9 @@ func marshalAdminpromotionsAdminPromotionToAdminPromotionResponseBody(v *adminpr
 		Uses:           v.Uses,
 		Status:         v.Status,
 	}
+	if v.Amount != nil {
+		res.Amount = marshalAdminpromotionsMoneyToMoneyResponseBody(v.Amount)
+	}
 	if v.AppliesTo != nil {
 		res.AppliesTo = make([]int, len(v.AppliesTo))
 		for i, val := range v.AppliesTo {
@@ -441,6 +444,20 @@ func marshalAdminpromotionsAdminPromotionToAdminPromotionResponseBody(v *adminpr
 		}
 	} else {
 		res.Products = []string{}
+	}
+
+	return res
+}
+
+// marshalAdminpromotionsMoneyToMoneyResponseBody builds a value of type
+// *MoneyResponseBody from a value of type *adminpromotions.Money.
+func marshalAdminpromotionsMoneyToMoneyResponseBody(v *adminpromotions.Money) *MoneyResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &MoneyResponseBody{
+		Amount:   v.Amount,
+		Currency: v.Currency,
 	}
 
 	return res

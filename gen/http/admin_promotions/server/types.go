@@ -55,6 +55,9 @@ type CreateResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
@@ -84,6 +87,9 @@ type UpdateResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
@@ -320,6 +326,9 @@ type AdminPromotionResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
+	// A Fixed Amount promotion's value in minor units and the catalog's default
+	// currency, so that a console formats it as all money; absent for a percentage
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
@@ -340,6 +349,14 @@ type AdminPromotionResponseBody struct {
 	// Today on the shop's clock: disabled, scheduled (before startDate), expired
 	// (after expirationDate), or active
 	Status string `form:"status" json:"status" xml:"status"`
+}
+
+// MoneyResponseBody is used to define fields on response body types.
+type MoneyResponseBody struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64 `form:"amount" json:"amount" xml:"amount"`
+	// ISO 4217 currency code
+	Currency string `form:"currency" json:"currency" xml:"currency"`
 }
 
 // AdminCatalogProblemResponseBody is used to define fields on response body
@@ -388,6 +405,9 @@ func NewCreateResponseBody(res *adminpromotions.AdminPromotion) *CreateResponseB
 		Uses:           res.Uses,
 		Status:         res.Status,
 	}
+	if res.Amount != nil {
+		body.Amount = marshalAdminpromotionsMoneyToMoneyResponseBody(res.Amount)
+	}
 	if res.AppliesTo != nil {
 		body.AppliesTo = make([]int, len(res.AppliesTo))
 		for i, val := range res.AppliesTo {
@@ -421,6 +441,9 @@ func NewUpdateResponseBody(res *adminpromotions.AdminPromotion) *UpdateResponseB
 		Disabled:       res.Disabled,
 		Uses:           res.Uses,
 		Status:         res.Status,
+	}
+	if res.Amount != nil {
+		body.Amount = marshalAdminpromotionsMoneyToMoneyResponseBody(res.Amount)
 	}
 	if res.AppliesTo != nil {
 		body.AppliesTo = make([]int, len(res.AppliesTo))

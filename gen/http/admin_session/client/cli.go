@@ -24,7 +24,7 @@ func BuildSetupPayload(adminSessionSetupBody string) (*adminsession.SetupPayload
 	{
 		err = json.Unmarshal([]byte(adminSessionSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"opi\",\n      \"token\": \"dm7\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"5ai\",\n      \"token\": \"evh\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -52,7 +52,7 @@ func BuildConfirmSetupPayload(adminSessionConfirmSetupBody string) (*adminsessio
 	{
 		err = json.Unmarshal([]byte(adminSessionConfirmSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"nu1\",\n      \"token\": \"weq\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"r8n\",\n      \"token\": \"wgp\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -80,7 +80,7 @@ func BuildCreatePayload(adminSessionCreateBody string) (*adminsession.CreatePayl
 	{
 		err = json.Unmarshal([]byte(adminSessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"mwy\",\n      \"otp\": \"hst\",\n      \"password\": \"hfc\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"stn\",\n      \"otp\": \"jv2\",\n      \"password\": \"33p\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))

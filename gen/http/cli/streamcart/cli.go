@@ -55,13 +55,13 @@ func UsageCommands() []string {
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
 		"admin-panel (drift|credits)",
-		"admin-promotions (list|create|update)",
 		"admin-settings list",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
+		"admin-promotions (list|create|update)",
 		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront|devices)",
@@ -81,7 +81,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"bky\" --action \"mdb\" --target \"2gi\" --ip \"7jv\" --limit 361 --cursor \"140\" --session \"08q\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"ky8\" --action \"db9\" --target \"gib\" --ip \"jvt\" --limit 423 --cursor \"402\" --session \"8qz\"" + "\n" +
 		os.Args[0] + " " + "admin-catalog get --session \"ihq\"" + "\n" +
 		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"" + "\n" +
@@ -193,22 +193,6 @@ func ParseEndpoint(
 		adminPanelCreditsFlags       = flag.NewFlagSet("credits", flag.ExitOnError)
 		adminPanelCreditsSessionFlag = adminPanelCreditsFlags.String("session", "", "")
 
-		adminPromotionsFlags = flag.NewFlagSet("admin-promotions", flag.ContinueOnError)
-
-		adminPromotionsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
-		adminPromotionsListSessionFlag = adminPromotionsListFlags.String("session", "", "")
-
-		adminPromotionsCreateFlags         = flag.NewFlagSet("create", flag.ExitOnError)
-		adminPromotionsCreateBodyFlag      = adminPromotionsCreateFlags.String("body", "REQUIRED", "")
-		adminPromotionsCreateCsrfTokenFlag = adminPromotionsCreateFlags.String("csrf-token", "", "")
-		adminPromotionsCreateSessionFlag   = adminPromotionsCreateFlags.String("session", "", "")
-
-		adminPromotionsUpdateFlags         = flag.NewFlagSet("update", flag.ExitOnError)
-		adminPromotionsUpdateBodyFlag      = adminPromotionsUpdateFlags.String("body", "REQUIRED", "")
-		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
-		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
-		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
-
 		adminSettingsFlags = flag.NewFlagSet("admin-settings", flag.ContinueOnError)
 
 		adminSettingsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
@@ -291,6 +275,22 @@ func ParseEndpoint(
 		adminPaymentsAcceptIDFlag        = adminPaymentsAcceptFlags.String("id", "REQUIRED", "")
 		adminPaymentsAcceptCsrfTokenFlag = adminPaymentsAcceptFlags.String("csrf-token", "", "")
 		adminPaymentsAcceptSessionFlag   = adminPaymentsAcceptFlags.String("session", "", "")
+
+		adminPromotionsFlags = flag.NewFlagSet("admin-promotions", flag.ContinueOnError)
+
+		adminPromotionsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminPromotionsListSessionFlag = adminPromotionsListFlags.String("session", "", "")
+
+		adminPromotionsCreateFlags         = flag.NewFlagSet("create", flag.ExitOnError)
+		adminPromotionsCreateBodyFlag      = adminPromotionsCreateFlags.String("body", "REQUIRED", "")
+		adminPromotionsCreateCsrfTokenFlag = adminPromotionsCreateFlags.String("csrf-token", "", "")
+		adminPromotionsCreateSessionFlag   = adminPromotionsCreateFlags.String("session", "", "")
+
+		adminPromotionsUpdateFlags         = flag.NewFlagSet("update", flag.ExitOnError)
+		adminPromotionsUpdateBodyFlag      = adminPromotionsUpdateFlags.String("body", "REQUIRED", "")
+		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
+		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
+		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
 
 		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
 
@@ -626,11 +626,6 @@ func ParseEndpoint(
 	adminPanelDriftFlags.Usage = adminPanelDriftUsage
 	adminPanelCreditsFlags.Usage = adminPanelCreditsUsage
 
-	adminPromotionsFlags.Usage = adminPromotionsUsage
-	adminPromotionsListFlags.Usage = adminPromotionsListUsage
-	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
-	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
-
 	adminSettingsFlags.Usage = adminSettingsUsage
 	adminSettingsListFlags.Usage = adminSettingsListUsage
 
@@ -656,6 +651,11 @@ func ParseEndpoint(
 	adminPaymentsListFlags.Usage = adminPaymentsListUsage
 	adminPaymentsRefundFlags.Usage = adminPaymentsRefundUsage
 	adminPaymentsAcceptFlags.Usage = adminPaymentsAcceptUsage
+
+	adminPromotionsFlags.Usage = adminPromotionsUsage
+	adminPromotionsListFlags.Usage = adminPromotionsListUsage
+	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
+	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
 
 	adminServicesFlags.Usage = adminServicesUsage
 	adminServicesListFlags.Usage = adminServicesListUsage
@@ -772,8 +772,6 @@ func ParseEndpoint(
 			svcf = adminOperatorsFlags
 		case "admin-panel":
 			svcf = adminPanelFlags
-		case "admin-promotions":
-			svcf = adminPromotionsFlags
 		case "admin-settings":
 			svcf = adminSettingsFlags
 		case "admin-webhooks":
@@ -786,6 +784,8 @@ func ParseEndpoint(
 			svcf = adminOrderActionsFlags
 		case "admin-payments":
 			svcf = adminPaymentsFlags
+		case "admin-promotions":
+			svcf = adminPromotionsFlags
 		case "admin-services":
 			svcf = adminServicesFlags
 		case "admin-summary":
@@ -904,19 +904,6 @@ func ParseEndpoint(
 
 			}
 
-		case "admin-promotions":
-			switch epn {
-			case "list":
-				epf = adminPromotionsListFlags
-
-			case "create":
-				epf = adminPromotionsCreateFlags
-
-			case "update":
-				epf = adminPromotionsUpdateFlags
-
-			}
-
 		case "admin-settings":
 			switch epn {
 			case "list":
@@ -980,6 +967,19 @@ func ParseEndpoint(
 
 			case "accept":
 				epf = adminPaymentsAcceptFlags
+
+			}
+
+		case "admin-promotions":
+			switch epn {
+			case "list":
+				epf = adminPromotionsListFlags
+
+			case "create":
+				epf = adminPromotionsCreateFlags
+
+			case "update":
+				epf = adminPromotionsUpdateFlags
 
 			}
 
@@ -1314,19 +1314,6 @@ func ParseEndpoint(
 				endpoint = c.Credits()
 				data, err = adminpanelc.BuildCreditsPayload(*adminPanelCreditsSessionFlag)
 			}
-		case "admin-promotions":
-			c := adminpromotionsc.NewClient(scheme, host, doer, enc, dec, restore)
-			switch epn {
-			case "list":
-				endpoint = c.List()
-				data, err = adminpromotionsc.BuildListPayload(*adminPromotionsListSessionFlag)
-			case "create":
-				endpoint = c.Create()
-				data, err = adminpromotionsc.BuildCreatePayload(*adminPromotionsCreateBodyFlag, *adminPromotionsCreateCsrfTokenFlag, *adminPromotionsCreateSessionFlag)
-			case "update":
-				endpoint = c.Update()
-				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
-			}
 		case "admin-settings":
 			c := adminsettingsc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1392,6 +1379,19 @@ func ParseEndpoint(
 			case "accept":
 				endpoint = c.Accept()
 				data, err = adminpaymentsc.BuildAcceptPayload(*adminPaymentsAcceptIDFlag, *adminPaymentsAcceptCsrfTokenFlag, *adminPaymentsAcceptSessionFlag)
+			}
+		case "admin-promotions":
+			c := adminpromotionsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminpromotionsc.BuildListPayload(*adminPromotionsListSessionFlag)
+			case "create":
+				endpoint = c.Create()
+				data, err = adminpromotionsc.BuildCreatePayload(*adminPromotionsCreateBodyFlag, *adminPromotionsCreateCsrfTokenFlag, *adminPromotionsCreateSessionFlag)
+			case "update":
+				endpoint = c.Update()
+				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
 			}
 		case "admin-services":
 			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1674,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"bky\" --action \"mdb\" --target \"2gi\" --ip \"7jv\" --limit 361 --cursor \"140\" --session \"08q\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"ky8\" --action \"db9\" --target \"gib\" --ip \"jvt\" --limit 423 --cursor \"402\" --session \"8qz\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -2060,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 481 --cursor \"j3w\" --session \"t2y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 116 --cursor \"kdb\" --session \"sw2\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2078,84 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jd0\"")
-}
-
-// adminPromotionsUsage displays the usage of the admin-promotions command and
-// its subcommands.
-func adminPromotionsUsage() {
-	fmt.Fprintln(os.Stderr, `The console's promotions with their usage. Promotions live in the catalog: every change saves a new catalog version.`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-promotions COMMAND [flags]\n\n", os.Args[0])
-	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Every promotion of the catalog in force, with how often it was used.`)
-	fmt.Fprintln(os.Stderr, `    create: Adds a promotion to the catalog (owner): a new catalog version.`)
-	fmt.Fprintln(os.Stderr, `    update: Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s admin-promotions COMMAND --help\n", os.Args[0])
-}
-func adminPromotionsListUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions list", os.Args[0])
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Every promotion of the catalog in force, with how often it was used.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"u5d\"")
-}
-
-func adminPromotionsCreateUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions create", os.Args[0])
-	fmt.Fprint(os.Stderr, " -body JSON")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Adds a promotion to the catalog (owner): a new catalog version.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -body JSON: `)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         7953513385747229234\n      ],\n      \"code\": \"5\",\n      \"expirationDate\": \"5r7\",\n      \"maxUses\": 6605369282858868190,\n      \"recurring\": false,\n      \"startDate\": \"8yq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"rs\"\n   }' --csrf-token \"Nobis est et et.\" --session \"7lb\"")
-}
-
-func adminPromotionsUpdateUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions update", os.Args[0])
-	fmt.Fprint(os.Stderr, " -body JSON")
-	fmt.Fprint(os.Stderr, " -code STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -body JSON: `)
-	fmt.Fprintln(os.Stderr, `    -code STRING: `)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"a22\",\n      \"maxUses\": 6666392595447983746,\n      \"startDate\": \"79r\"\n   }' --code \"8mw\" --csrf-token \"Enim tempore magnam qui at in dolorem.\" --session \"4fm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"511\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2184,7 +2107,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"sjr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"u5d\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2221,7 +2144,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"511\" --outcome \"j9f\" --limit 89 --cursor \"e88\" --session \"cju\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"8d6\" --outcome \"fn7\" --limit 50 --cursor \"0ou\" --session \"h9n\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2250,7 +2173,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jek\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"8tr\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2286,7 +2209,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"q2a\" --limit 118 --session \"v9k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"qjn\" --limit 7 --session \"y49\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2306,7 +2229,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"rkh\" --session \"w6a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"5r7\" --session \"l29\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2328,7 +2251,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"4ef\" --csrf-token \"Sapiente et blanditiis omnis.\" --session \"pqq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"l7k\" --csrf-token \"Atque expedita aut et et repellat.\" --session \"tnq\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2350,7 +2273,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"naz\" --csrf-token \"Voluptatem beatae dolorum.\" --session \"q5b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"v4b\" --csrf-token \"Autem aspernatur deserunt placeat vero.\" --session \"amx\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2388,7 +2311,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"f87\" --csrf-token \"Facere aut sit aliquam.\" --session \"0ax\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"ryd\" --csrf-token \"Enim debitis et et.\" --session \"gus\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2412,7 +2335,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"usn\"\n   }' --id \"jb5\" --csrf-token \"Dolores tempore occaecati corporis magnam.\" --session \"qq9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"nch\"\n   }' --id \"403\" --csrf-token \"Qui at eaque facere impedit.\" --session \"pzg\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2438,7 +2361,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3670302754312378409,\n      \"keepLine\": true,\n      \"reason\": \"1\"\n   }' --id \"nes\" --csrf-token \"Minus dolore itaque.\" --idempotency-key \"mlg\" --session \"0aq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6086093895046595842,\n      \"keepLine\": true,\n      \"reason\": \"u\"\n   }' --id \"0h9\" --csrf-token \"Et alias facilis consequatur ad possimus.\" --idempotency-key \"0n\" --session \"o12\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2458,7 +2381,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"yq8\" --session \"sxf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"eff\" --session \"bjr\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2493,7 +2416,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 129 --session \"a02\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 202 --session \"ca8\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2517,7 +2440,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"t06\"\n   }' --id \"lbv\" --csrf-token \"Reprehenderit rerum pariatur voluptatem.\" --session \"xh1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"8zq\"\n   }' --id \"v3v\" --csrf-token \"Vel esse tenetur.\" --session \"yet\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2539,7 +2462,84 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"rrk\" --csrf-token \"Voluptatem velit illum.\" --session \"9tc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"xfv\" --csrf-token \"Quo perferendis velit non et non veritatis.\" --session \"zcy\"")
+}
+
+// adminPromotionsUsage displays the usage of the admin-promotions command and
+// its subcommands.
+func adminPromotionsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's promotions with their usage. Promotions live in the catalog: every change saves a new catalog version.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-promotions COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every promotion of the catalog in force, with how often it was used.`)
+	fmt.Fprintln(os.Stderr, `    create: Adds a promotion to the catalog (owner): a new catalog version.`)
+	fmt.Fprintln(os.Stderr, `    update: Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-promotions COMMAND --help\n", os.Args[0])
+}
+func adminPromotionsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every promotion of the catalog in force, with how often it was used.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"9ga\"")
+}
+
+func adminPromotionsCreateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions create", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Adds a promotion to the catalog (owner): a new catalog version.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3799441386747566024,\n         5647447996313948343,\n         7107497931163184074\n      ],\n      \"code\": \"w\",\n      \"expirationDate\": \"64r\",\n      \"maxUses\": 1935154438174079269,\n      \"recurring\": false,\n      \"startDate\": \"2on\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"hb\"\n   }' --csrf-token \"Eos minus enim nesciunt.\" --session \"xhb\"")
+}
+
+func adminPromotionsUpdateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions update", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -code STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -code STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"v5k\",\n      \"maxUses\": 5932382052419756848,\n      \"startDate\": \"dtb\"\n   }' --code \"p7v\" --csrf-token \"Est nihil aut iste sint accusantium itaque.\" --session \"u1i\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2591,7 +2591,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"xlt\" --q \"gey\" --due-within \"8wj\" --auto-renew true --pid 5849424393463818833 --limit 73 --cursor \"2ud\" --session \"33j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"8o3\" --q \"0uy\" --due-within \"7en\" --auto-renew true --pid 4974771488478859711 --limit 47 --cursor \"xlt\" --session \"gey\"")
 }
 
 func adminServicesExportUsage() {
@@ -2619,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"lpp\" --q \"mqj\" --due-within \"kcp\" --auto-renew false --pid 5293015531005819146 --session \"dwb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"pcz\" --q \"94f\" --due-within \"lpp\" --auto-renew true --pid 2859471632229663802 --session \"jfk\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2641,7 +2641,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"0vn\" --csrf-token \"Itaque est aut et.\" --session \"jsn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"o3j\" --csrf-token \"Amet sint et sit quia.\" --session \"je4\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2663,7 +2663,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"232\" --csrf-token \"Dolorem quo.\" --session \"467\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"r23\" --csrf-token \"Eius dolorem quo.\" --session \"467\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2832,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 255 --session \"6qv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 188 --session \"jgy\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2869,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Mjb\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"DQI\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -2891,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3739269216534099635 --currency \"oGb\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1525690276092100631 --currency \"BAC\" --locale \"en\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2911,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"CkX\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"RoQ\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2949,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 435680786859313574 --from \"Sint ea delectus similique.\" --to \"Sed id incidunt iusto ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 670642381198079210 --from \"Assumenda qui fugiat ratione soluta reiciendis repellat.\" --to \"Aut et illum.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2967,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2985,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
 }
 
 func catalogDevicesUsage() {
@@ -3126,7 +3126,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"lme\" --pid 3892308098659870804")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"s0\" --pid 6166813623760127530")
 }
 
 // invoicesUsage displays the usage of the invoices command and its subcommands.
@@ -3161,7 +3161,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Voluptate consectetur eius iure.\" --t \"yvt\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Possimus accusamus magni soluta rem architecto.\" --t \"h3p\" --locale \"pt-pt\"")
 }
 
 func invoicesPdfUsage() {
@@ -3183,7 +3183,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"mn9\" --t \"v3c\" --token \"Quod soluta nesciunt deserunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"v3x\" --t \"8mi\" --token \"Nihil voluptas sunt eligendi mollitia quae.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3205,7 +3205,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"b9p\" --t \"x9v\" --token \"Est eum atque est quidem ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"odz\" --t \"13e\" --token \"Iste eaque voluptatem quidem.\"")
 }
 
 func invoicesPayUsage() {
@@ -3229,7 +3229,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"yl1\",\n      \"returnUrl\": \"wev\"\n   }' --invoice-id \"Ab est enim excepturi.\" --t \"s4i\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ift\",\n      \"returnUrl\": \"8an\"\n   }' --invoice-id \"Non dolorem et quia dolorem laborum.\" --t \"xo3\" --locale \"en\"")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3265,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"w73\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tUj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 55,\n      \"gateway\": \"Laudantium doloremque architecto id.\",\n      \"pid\": 2,\n      \"promoCode\": \"kur\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"jdu\"\n   }' --token \"Culpa nulla doloremque expedita cumque praesentium.\" --idempotency-key \"n4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"jei\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"xeK\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 83,\n      \"gateway\": \"Est autem ut ea ab error aperiam.\",\n      \"pid\": 2,\n      \"promoCode\": \"0pl\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"3wc\"\n   }' --token \"Recusandae et.\" --idempotency-key \"a\"")
 }
 
 func orderGetUsage() {
@@ -3285,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quam culpa quia deserunt.\" --token \"Error omnis minus doloremque laudantium distinctio ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Eos aut.\" --token \"Aut excepturi nulla et dolore.\"")
 }
 
 func orderEventsUsage() {
@@ -3307,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"w2j\" --token \"Et autem accusantium quod.\" --last-event-id \"9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"mh2\" --token \"Est dolor quia.\" --last-event-id \"51\"")
 }
 
 func orderListUsage() {
@@ -3325,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Iste nobis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Reiciendis commodi.\"")
 }
 
 func orderCancelUsage() {
@@ -3345,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Accusamus eaque culpa eligendi sint magnam.\" --token \"Sed velit quis quis explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Qui non dolor voluptas quo.\" --token \"Aspernatur impedit.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3373,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"XIq\",\n      \"extraConnections\": 21,\n      \"pid\": 2,\n      \"promoCode\": \"d7x\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xan\",\n      \"extraConnections\": 62,\n      \"pid\": 2,\n      \"promoCode\": \"x9y\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3413,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Nisi sit quidem vero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Ab voluptate sit.\"")
 }
 
 func servicesGetUsage() {
@@ -3435,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Sequi totam laudantium explicabo iure.\" --locale \"en-us\" --token \"Enim saepe quasi est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ad quia molestiae ut eius voluptatem repellat.\" --locale \"es-es\" --token \"Maxime eligendi beatae voluptas incidunt voluptates.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Et culpa enim aut corrupti.\" --locale \"nl-nl\" --token \"Id sint magnam magnam ratione illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Sequi et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
 }
 
 func servicesQrUsage() {
@@ -3481,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Ea est ea.\" --kind \"xtream\" --locale \"en\" --token \"Ullam alias ad natus est illo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Voluptatem quam optio neque sed.\" --kind \"xtream\" --locale \"en\" --token \"Sit sit labore vero dolores laudantium minima.\"")
 }
 
 func servicesRestartUsage() {
@@ -3503,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Impedit qui et veritatis ullam voluptate sed.\" --locale \"pt-pt\" --token \"Doloremque asperiores doloremque eius.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Dolor quidem eum.\" --locale \"nl-nl\" --token \"Dolor soluta dolores doloremque.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Debitis necessitatibus sit.\" --locale \"nl-nl\" --token \"Vero dolores laudantium minima error saepe et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Illo enim quia est dolor enim.\" --locale \"pt-pt\" --token \"Doloremque pariatur.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Est eos officiis quia.\" --locale \"es-es\" --token \"Consequatur voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Dignissimos omnis laborum sunt et aut.\" --locale \"de-de\" --token \"Vel delectus doloribus.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit ipsam beatae.\" --locale \"nl-nl\" --token \"Neque et porro eos iusto quisquam praesentium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Aut hic tenetur ut corporis ea.\" --locale \"es-es\" --token \"Repudiandae neque enim officiis in suscipit.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"6m2\",\n      \"pid\": 2302679170536517158,\n      \"returnUrl\": \"kog\"\n   }' --service-id \"Impedit qui ut ipsam.\" --locale \"es-es\" --token \"Architecto cupiditate aspernatur fuga eaque incidunt voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"4hf\",\n      \"pid\": 3977318053801641304,\n      \"returnUrl\": \"4nh\"\n   }' --service-id \"Qui nemo.\" --locale \"en-gb\" --token \"Neque cumque eveniet voluptas.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Odio eveniet consectetur sint.\" --locale \"pt-pt\" --token \"Rerum quia at placeat reprehenderit illo beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"In saepe at in.\" --locale \"es-es\" --token \"Dolor ea sit voluptatem laborum in.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Quaerat qui aspernatur.\" --locale \"pt-pt\" --token \"Quia consequuntur dolor.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Qui consequatur temporibus deleniti dolores.\" --locale \"nl-nl\" --token \"Sapiente dolores.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sed non ipsa ut pariatur ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Minima facere delectus.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0fs\",\n      \"currency\": \"r\",\n      \"existingReseller\": true,\n      \"gateway\": \"Et non.\",\n      \"password\": \"ems\",\n      \"pid\": 5029777892905789771,\n      \"returnUrl\": \"0om\"\n   }' --token \"Dolores minus molestias sapiente dolores corporis ex.\" --idempotency-key \"l9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"e8f\",\n      \"currency\": \"ke\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iusto nisi.\",\n      \"password\": \"n04\",\n      \"pid\": 6478637221543575690,\n      \"returnUrl\": \"nab\"\n   }' --token \"Ut labore eius.\" --idempotency-key \"p3\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Atque hic ut.\" --locale \"de-de\" --token \"Et minima facere delectus tenetur dolor ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Porro iure qui ratione iure.\" --locale \"en-us\" --token \"Illo sit soluta libero nulla laboriosam et.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3749,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"opi\",\n      \"token\": \"dm7\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"5ai\",\n      \"token\": \"evh\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3767,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"nu1\",\n      \"token\": \"weq\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"r8n\",\n      \"token\": \"wgp\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3785,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"mwy\",\n      \"otp\": \"hst\",\n      \"password\": \"hfc\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"stn\",\n      \"otp\": \"jv2\",\n      \"password\": \"33p\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3803,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"fcr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"rtz\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3823,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Dolorem qui assumenda id.\" --session \"ngm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sed dolorem qui assumenda id ea.\" --session \"gmd\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"t2x\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"rud\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Assumenda cum et excepturi molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Facilis dolore hic occaecati aut.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uyn\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"rcs\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"zja\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tqz\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5ny\"\n   }' --token \"Omnis nulla omnis impedit qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"gee\"\n   }' --token \"Culpa molestias sunt neque.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5d\" --locale \"nl-nl\" --token \"Nulla laboriosam et perferendis autem quidem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"otg\" --locale \"de-de\" --token \"Eius ea similique.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c\",\n      \"extraQuantity\": 529092422752305096,\n      \"serviceId\": \"zdz\"\n   }' --token \"Cumque nulla explicabo aliquid velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"a\",\n      \"extraQuantity\": 8246347895990960325,\n      \"serviceId\": \"q70\"\n   }' --token \"Amet velit.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y3y\",\n      \"extraQuantity\": 6729339908078010860,\n      \"gateway\": \"Ratione quae adipisci quis consequuntur consectetur maxime.\",\n      \"returnUrl\": \"sge\",\n      \"serviceId\": \"ze2\"\n   }' --token \"Hic culpa molestias sunt neque.\" --idempotency-key \"i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"0\",\n      \"extraQuantity\": 1956247932088054234,\n      \"gateway\": \"Beatae sed quidem.\",\n      \"returnUrl\": \"jy1\",\n      \"serviceId\": \"z7l\"\n   }' --token \"Mollitia quibusdam.\" --idempotency-key \"t\"")
 }

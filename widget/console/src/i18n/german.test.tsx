@@ -35,6 +35,24 @@ function texts(tree: Tree, prefix = ''): [string, string][] {
   });
 }
 
+/**
+ * The English the server made, from the fake's answers: a text sent with its parts (args) —
+ * an order item's description, an audit entry's detail, a timeline event's summary — and a fixed
+ * promotion's plain value sent with its amount. The console words these from the parts, so none
+ * may show as the server wrote it.
+ */
+function serverEnglish(body: unknown, out: Set<string>): void {
+  if (Array.isArray(body)) return body.forEach((b) => serverEnglish(b, out));
+  if (!body || typeof body !== 'object') return;
+  const o = body as Record<string, unknown>;
+  if (Array.isArray(o.args)) {
+    if (typeof o.summary === 'string') out.add(o.summary);
+    for (const k of ['description', 'detail'] as const) if (o.args.length > 0 && typeof o[k] === 'string' && o[k]) out.add(o[k]);
+  }
+  if (o.type === 'Fixed Amount' && o.amount && typeof o.value === 'string') out.add(o.value);
+  Object.values(o).forEach((v) => serverEnglish(v, out));
+}
+
 /** What the page says: its text nodes and its labels. */
 function shown(): string[] {
   const out: string[] = [];
@@ -56,7 +74,19 @@ describe('the console in German', () => {
     await switchLocale('de-de');
     navigate(`/checkout/admin/${args.path}`, true);
     const fake = args.routes(new FakeApi(args.role === undefined ? 'owner' : args.role));
-    render(<App fetch={fake.fetch} />);
+    const fetch: typeof fake.fetch = async (input, init) => {
+      const res = await fake.fetch(input, init);
+      if (res.headers.get('content-type')?.includes('json'))
+        serverEnglish(
+          await res
+            .clone()
+            .json()
+            .catch(() => null),
+          english,
+        );
+      return res;
+    };
+    render(<App fetch={fetch} />);
     await screen.findByRole('heading', { level: 1 });
     await waitFor(() => expect(screen.queryByText('Wird geladen…')).toBeNull());
     expect(shown().filter((s) => english.has(s))).toEqual([]);

@@ -184,7 +184,8 @@ describe('orders and their money', () => {
         items: [
           {
             kind: 'plan',
-            description: 'Basic — 1 month',
+            description: 'Basic — Monthly',
+            args: ['plan', 'Basic', 'monthly'],
             quantity: 1,
             unitAmount: { amount: 999, currency: 'EUR' },
             amount: { amount: 999, currency: 'EUR' },
@@ -192,6 +193,7 @@ describe('orders and their money', () => {
           {
             kind: 'extra',
             description: '2 extra connections',
+            args: ['extra', '2'],
             quantity: 2,
             unitAmount: { amount: 200, currency: 'EUR' },
             amount: { amount: 400, currency: 'EUR' },
@@ -199,6 +201,7 @@ describe('orders and their money', () => {
           {
             kind: 'discount',
             description: 'Promotion WINTER',
+            args: ['promotion', 'WINTER'],
             quantity: 1,
             unitAmount: { amount: -100, currency: 'EUR' },
             amount: { amount: -100, currency: 'EUR' },

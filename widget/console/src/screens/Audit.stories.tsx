@@ -11,8 +11,34 @@ const entries = [
     target: 'operator:owner@example.com',
     result: 'failed',
     detail: 'bad_password',
+    args: ['signin-failed', 'bad_password'],
   }),
-  auditEntry({ id: 5, action: 'order-approve', target: 'order:ord_7', detail: 'provisioned unpaid', ip: '198.51.100.4' }),
+  auditEntry({
+    id: 5,
+    action: 'order-approve',
+    target: 'order:ord_7',
+    detail: 'provisioned unpaid',
+    ip: '198.51.100.4',
+    args: ['provisioned-unpaid'],
+  }),
+  auditEntry({
+    id: 4,
+    action: 'catalog-save',
+    target: 'catalog',
+    detail: 'version 3: new prices',
+    ip: '',
+    args: ['version', '3', 'new prices'],
+  }),
+  auditEntry({ id: 3, action: 'customer-signout', target: 'usr_1', detail: '2 session(s)', ip: '', args: ['sessions', '2'] }),
+  auditEntry({
+    id: 2,
+    action: 'order-refund',
+    target: 'ord_2',
+    detail: 'replayed (nothing more refunded): 5.00 EUR by hand: goodwill',
+    ip: '',
+    args: ['refund', '500', 'EUR', 'hand', 'goodwill', 'replayed'],
+  }),
+  auditEntry({ id: 1, action: 'mac', target: 'svc_1', detail: 'aa:bb:cc:dd:ee:ff', ip: '', args: [] }),
 ];
 
 const meta = {

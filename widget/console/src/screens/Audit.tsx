@@ -6,6 +6,7 @@ import { formatTime } from '../format';
 import { t } from '../messages';
 import { href, navigate, useRoute } from '../router';
 import { Field, Loading, Pager, Status, Table, useCursorPages, useLoad } from '../ui';
+import { auditDetail } from '../ui/serverText';
 
 const KEYS = ['operator', 'action', 'target', 'ip'] as const;
 
@@ -61,7 +62,7 @@ export function Audit() {
               { header: t.colAction, cell: (a) => a.action },
               { header: t.colTarget, cell: (a) => <code>{a.target}</code> },
               { header: t.colResult, cell: (a) => <Status value={a.result} /> },
-              { header: t.colDetail, cell: (a) => a.detail || '—' },
+              { header: t.colDetail, cell: (a) => auditDetail(a) || '—' },
               { header: t.colAddress, cell: (a) => a.ip || '—' },
             ]}
           />

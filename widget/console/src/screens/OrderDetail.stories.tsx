@@ -25,6 +25,49 @@ export const WHMCSBilled: Story = {
     },
   },
 };
+/** Every kind of item the server words in parts: the plan and its cycle, extras, proxy, a promotion, tax on top. */
+export const Itemised: Story = {
+  args: {
+    routes: (f) => {
+      const eur = (amount: number) => ({ amount, currency: 'EUR' });
+      const o = order({ total: eur(2380) });
+      return f
+        .on('GET', '/orders/:id', () =>
+          orderDetail(o, {
+            items: [
+              {
+                kind: 'plan',
+                description: 'Free Trial — Quarterly',
+                args: ['plan', 'Free Trial', 'quarterly'],
+                quantity: 1,
+                unitAmount: eur(1500),
+                amount: eur(1500),
+              },
+              {
+                kind: 'extra',
+                description: '2 extra connections',
+                args: ['extra', '2'],
+                quantity: 2,
+                unitAmount: eur(250),
+                amount: eur(500),
+              },
+              { kind: 'proxy', description: 'Proxy protection', args: ['proxy'], quantity: 1, unitAmount: eur(200), amount: eur(200) },
+              {
+                kind: 'discount',
+                description: 'Promotion WELCOME',
+                args: ['promotion', 'WELCOME'],
+                quantity: 1,
+                unitAmount: eur(-200),
+                amount: eur(-200),
+              },
+              { kind: 'tax', description: 'VAT 19% (DE)', args: ['tax', '19', 'DE'], quantity: 1, unitAmount: eur(380), amount: eur(380) },
+            ],
+          }),
+        )
+        .on('GET', '/orders/:id/refunds', () => refunds);
+    },
+  },
+};
 export const Refunded: Story = {
   args: {
     routes: (f) => {

@@ -12,6 +12,7 @@ import { href, Link } from '../router';
 import type { Hold, OrderDetail as Detail, Refund } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from '../ui/LinesTable';
+import { itemText } from '../ui/serverText';
 import { timelineText } from '../ui/timeline';
 
 // version changes after each refund made on the page, so the list shows it.
@@ -55,7 +56,7 @@ function Items({ d }: { d: Detail }) {
         rowKey={(it) => it.kind + it.description}
         columns={[
           { header: t.colKind, cell: (it) => t.itemKinds[it.kind] ?? it.kind },
-          { header: t.colDescription, cell: (it) => it.description },
+          { header: t.colDescription, cell: (it) => itemText(it) },
           { header: t.colQuantity, cell: (it) => it.quantity, numeric: true },
           { header: t.colUnit, cell: (it) => formatMoney(it.unitAmount), numeric: true },
           { header: t.colAmount, cell: (it) => formatMoney(it.amount), numeric: true },

@@ -18,6 +18,7 @@ const promotions = [
     code: 'LOYAL',
     type: 'Fixed Amount',
     value: '2.00',
+    amount: { amount: 200, currency: 'EUR' },
     appliesTo: [],
     products: [],
     recurring: true,

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PromotionPatch } from '../api';
 import { useConsole } from '../context';
-import { formatDay } from '../format';
+import { formatDay, formatMoney, formatPercent } from '../format';
 import { t } from '../messages';
 import { PROMO_TYPES, type Promotion } from '../schemas';
 import { ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
@@ -24,6 +24,14 @@ function Problems({ error }: { error: unknown }) {
     </div>
   );
 }
+
+/** promoValue is a promotion's value as the console shows all money and percentages; a value it cannot read stays as written. */
+const promoValue = (p: Promotion) =>
+  p.amount
+    ? formatMoney(p.amount)
+    : p.type === 'Percentage' && /^\d+(\.\d+)?$/.test(p.value)
+      ? formatPercent(Number(p.value) / 100)
+      : p.value;
 
 const EMPTY = { code: '', type: 'Percentage', value: '', appliesTo: '', startDate: '', expirationDate: '', maxUses: '', recurring: false };
 
@@ -155,7 +163,7 @@ export function Promotions() {
           columns={[
             { header: t.colCode, cell: (p) => <code>{p.code}</code> },
             { header: t.colType, cell: (p) => (t.promoTypes as Record<string, string>)[p.type] ?? p.type },
-            { header: t.colValue, cell: (p) => p.value, numeric: true },
+            { header: t.colValue, cell: (p) => promoValue(p), numeric: true },
             {
               header: t.colProducts,
               cell: (p) => (p.appliesTo.length ? (p.products.length ? p.products : p.appliesTo).join(', ') : t.allProducts),

@@ -504,10 +504,13 @@ describe('audit and line caps (issue 24)', () => {
       result: 'failed',
       detail: 'bad_password',
       ip: '203.0.113.7',
+      args: ['signin-failed', 'bad_password'],
     };
     const fake = new FakeApi('viewer').on('GET', '/audit', () => ({ entries: [entry], nextCursor: '' }));
     await renderConsole(fake, '/checkout/admin/audit');
     await screen.findByText('203.0.113.7');
+    // The reason worded from the entry's parts, not its code.
+    expect(screen.getByText('wrong password')).toBeTruthy();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Address'), '203.0.113.7');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));

@@ -67,7 +67,9 @@ export const order = (over: Record<string, unknown> = {}) => ({
 export const orderDetail = (o: ReturnType<typeof order> = order(), over: Record<string, unknown> = {}) => ({
   order: o,
   kind: o.kind,
-  items: [{ kind: 'plan', description: 'Basic — 1 month', quantity: 1, unitAmount: o.total, amount: o.total }],
+  items: [
+    { kind: 'plan', description: 'Basic — Monthly', args: ['plan', 'Basic', 'monthly'], quantity: 1, unitAmount: o.total, amount: o.total },
+  ],
   refunded: o.refunded,
   net: o.net,
   lines: [line()],
@@ -354,8 +356,9 @@ export const auditEntry = (over: Record<string, unknown> = {}) => ({
   action: 'order-refund',
   target: 'order:ord_1',
   result: 'ok',
-  detail: '€12.99, asked by phone',
+  detail: '12.99 EUR by sandbox: asked by phone',
   ip: '203.0.113.7',
+  args: ['refund', '1299', 'EUR', 'sandbox', 'asked by phone', ''],
   ...over,
 });
 
