@@ -90,6 +90,9 @@ func NewAuthorizer() (*Authorizer, error) {
 	return &Authorizer{warden: &ladon.Ladon{
 		Manager: m,
 		Matcher: ladon.NewRegexpMatcher(64),
+		// Set here: ladon fills a nil Metric on first use, a write that races between the
+		// first concurrent requests.
+		Metric: ladon.DefaultMetric,
 	}}, nil
 }
 

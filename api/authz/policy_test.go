@@ -134,3 +134,28 @@ func TestTokenToDecision(t *testing.T) {
 		})
 	}
 }
+
+// The first decisions of a new Authorizer may come from many requests at once (under -race
+// this failed while ladon set its metric on first use).
+func TestAllowedFirstUseConcurrently(t *testing.T) {
+	a, err := authz.NewAuthorizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := session(1, "a-1", authz.ScopeEmail)
+	r := authz.Resource{Kind: authz.KindOrder, ID: "10", ClientID: 1, SessionID: "a-1"}
+	start := make(chan struct{})
+	allowed := make(chan bool, 40)
+	for range 40 {
+		go func() {
+			<-start
+			allowed <- a.Allowed(c, authz.ActionRead, r)
+		}()
+	}
+	close(start)
+	for range 40 {
+		if !<-allowed {
+			t.Fatal("the buyer's own order refused")
+		}
+	}
+}
