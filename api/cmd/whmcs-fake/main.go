@@ -58,7 +58,7 @@ func run(args []string) error {
 	base := "http://" + ln.Addr().String()
 	fmt.Printf("Fake WHMCS: %s%s (identifier %s)\n", base, whmcsfake.Path, seed.Credentials.Identifier)
 	fmt.Printf("  its state:  curl %s%sstate\n", base, whmcsfake.ControlPath)
-	fmt.Printf("  its cron:   curl -X POST %s%scron\n", base, whmcsfake.ControlPath)
+	fmt.Printf("  its cron:   curl -X POST %s%scron (?date=YYYY-MM-DD: as on that day, e.g. 14 days before a due date)\n", base, whmcsfake.ControlPath)
 	fmt.Printf("  a refusal:  curl -X POST '%s%sfault?invalid_ip=1.2.3.4' (invalid_ip= lifts it; maintenance=on|off, status=503|0)\n", base, whmcsfake.ControlPath)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

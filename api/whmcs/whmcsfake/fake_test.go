@@ -269,3 +269,50 @@ func TestRefundTransaction(t *testing.T) {
 		t.Fatalf("state %+v: want the invoice Refunded, the refund recorded once", st)
 	}
 }
+
+// TestControlCronAtDate: `POST /_fake/cron?date=` runs WHMCS's cron as on that day, as a seller
+// trying renewals by hand runs it (make run-whmcs runs on the real clock): the renewal invoice is
+// made and dated that day, a second run makes none, a date before the invoice window makes none,
+// and a malformed date is refused with nothing made.
+func TestControlCronAtDate(t *testing.T) {
+	f, srv := start(t)
+	ctl := httptest.NewServer(f.Control())
+	defer ctl.Close()
+	post(t, srv, "AddClient", url.Values{"email": {"b@example.com"}, "password2": {"pw"}, "skipvalidation": {"1"}})
+	post(t, srv, "AddOrder", url.Values{"clientid": {"1"}, "paymentmethod": {"stripe"}, "pid[0]": {"2"}, "billingcycle[0]": {"monthly"}})
+	post(t, srv, "AddInvoicePayment", url.Values{"invoiceid": {"1"}, "transid": {"pi_1"}, "gateway": {"stripe"}})
+	cron := func(q string) (int, string) {
+		t.Helper()
+		res, err := http.Post(ctl.URL+whmcsfake.ControlPath+"cron"+q, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, q := range []string{"?date=2026-12-32", "?date=tomorrow"} {
+		if code, _ := cron(q); code != http.StatusBadRequest {
+			t.Fatalf("%s: HTTP %d, want 400", q, code)
+		}
+	}
+	if code, body := cron(""); code != http.StatusOK || !strings.Contains(body, `"invoices":null`) { // the fake's day: due in 30 days
+		t.Fatalf("cron today: %d %s", code, body)
+	}
+	if code, body := cron("?date=2026-12-13"); code != http.StatusOK || !strings.Contains(body, `"invoices":null`) { // 15 days ahead
+		t.Fatalf("cron 15 days ahead: %d %s", code, body)
+	}
+	if code, body := cron("?date=2026-12-14"); code != http.StatusOK || !strings.Contains(body, `"invoices":[2]`) {
+		t.Fatalf("cron 14 days ahead: %d %s", code, body)
+	}
+	if code, body := cron("?date=2026-12-15"); code != http.StatusOK || !strings.Contains(body, `"invoices":null`) {
+		t.Fatalf("cron again: %d %s", code, body)
+	}
+	st := f.State()
+	if len(st.Invoices) != 2 || st.Invoices[1].DueDate != "2026-12-28" || st.Invoices[1].Status != "Unpaid" {
+		t.Fatalf("renewal invoice: %+v", st.Invoices)
+	}
+	if _, body := post(t, srv, "GetInvoice", url.Values{"invoiceid": {"2"}}); !strings.Contains(body, `"date":"2026-12-14"`) {
+		t.Fatalf("renewal invoice not dated the cron's day: %s", body)
+	}
+}

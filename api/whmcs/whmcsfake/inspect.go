@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 func jsonNumber(s string) json.Number { return json.Number(s) }
@@ -131,6 +132,7 @@ const ControlPath = "/_fake/"
 //
 //	GET  /_fake/state                  State as JSON
 //	POST /_fake/cron                   RunCron
+//	POST /_fake/cron?date=2027-01-15   RunCronAt that day (400 for a date that is not YYYY-MM-DD)
 //	POST /_fake/fault?invalid_ip=IP    answer 403 Invalid IP IP ("" lifts it)
 //	POST /_fake/fault?maintenance=on   answer the HTML maintenance page (off lifts it)
 //	POST /_fake/fault?status=503       answer HTTP 503 (0 lifts it)
@@ -140,8 +142,19 @@ func (f *Fake) Control() http.Handler {
 	mux.HandleFunc("GET "+ControlPath+"state", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, f.State())
 	})
-	mux.HandleFunc("POST "+ControlPath+"cron", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, f.RunCron())
+	mux.HandleFunc("POST "+ControlPath+"cron", func(w http.ResponseWriter, r *http.Request) {
+		d := r.URL.Query().Get("date")
+		if d == "" {
+			writeJSON(w, http.StatusOK, f.RunCron())
+			return
+		}
+		at, err := time.Parse(time.DateOnly, d)
+		if err != nil {
+			http.Error(w, "date: want YYYY-MM-DD, the day the cron runs as", http.StatusBadRequest)
+			return
+		}
+		writeJSON(w, http.StatusOK, f.RunCronAt(at.Add(9*time.Hour))) // WHMCS's daily cron, run in the morning
+
 	})
 	mux.HandleFunc("POST "+ControlPath+"fault", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()

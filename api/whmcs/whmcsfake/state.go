@@ -506,11 +506,16 @@ type CronResult struct {
 // RunCron is WHMCS's daily cron at the fake's time: a renewal invoice for every active recurring
 // service due within RenewalDays that has none yet, and the suspension (module SuspendAccount,
 // reason "Overdue on Payment") of a service whose renewal invoice is SuspendDays overdue.
-func (f *Fake) RunCron() CronResult {
+func (f *Fake) RunCron() CronResult { return f.RunCronAt(f.now()) }
+
+// RunCronAt is WHMCS's daily cron run as on the day of at, as a seller trying renewals runs
+// WHMCS's cron (`php -q crons/cron.php`) with the server's date moved: the invoices it makes
+// are dated that day. The fake's own clock does not move (`POST /_fake/cron?date=YYYY-MM-DD`).
+func (f *Fake) RunCronAt(at time.Time) CronResult {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var res CronResult
-	today := f.now().UTC()
+	today := at.UTC()
 	for _, s := range f.services {
 		if (s.Status != "Active" && s.Status != "Suspended") || cycleMonths(s.Cycle) == 0 {
 			continue
@@ -523,7 +528,7 @@ func (f *Fake) RunCron() CronResult {
 		if open == nil && s.Status == "Active" && !today.Before(due.AddDate(0, 0, -RenewalDays)) {
 			c := f.clientByID(s.ClientID)
 			p, _ := f.product(s.PID)
-			inv := &invoice{ID: len(f.invoices) + 1, ClientID: s.ClientID, Date: f.today(), DueDate: s.NextDueDate,
+			inv := &invoice{ID: len(f.invoices) + 1, ClientID: s.ClientID, Date: today.Format(time.DateOnly), DueDate: s.NextDueDate,
 				DatePaid: noDate + " 00:00:00", Total: s.Recurring, Status: "Unpaid", PaymentMethod: s.PaymentMethod,
 				Currency: f.currencyByID(c.CurrencyID).Code}
 			inv.Items = []item{{ID: f.nextItem(), Type: "Hosting", RelID: s.ID, Amount: s.Recurring,
