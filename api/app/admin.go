@@ -28,7 +28,7 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		// Security time: TOTP, setup links and operator sessions read real time, never the test
 		// clock (an authenticator app knows nothing of `streamcart clock advance`).
 		a.log, a.clock.Base)
-	c := console.New(a.store, now, a.locate)
+	c := console.New(a.store, now, a.locate, d.NextDue)
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.

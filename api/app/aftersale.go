@@ -159,13 +159,18 @@ func (a *App) upsellUpstream() upsell.Upstream {
 	return a.upgrades
 }
 
-// consoleLines is who the seller console's line actions act through, and the billing system
-// that owns the lines' due dates ("": the shop): in WHMCS mode WHMCS's module commands (the
-// lines are WHMCS's; the built-in panel has none of them) and WHMCS, else the panel.
-func (a *App) consoleLines(cfg Config, mgr panel.Manager) (console.Lines, string) {
+// consoleLines is who the seller console's line actions act through, the billing system that
+// owns the lines' due dates ("": the shop) and where their next due dates are read (nil: as
+// stored): in WHMCS mode WHMCS's module commands (the lines are WHMCS's; the built-in panel has
+// none of them), WHMCS, and WHMCS's nextduedate (GetClientsProducts through the services
+// cache), else the panel.
+func (a *App) consoleLines(cfg Config, mgr panel.Manager) (console.Lines, string, console.NextDue) {
 	if a.whmcsClient == nil {
-		return mgr, ""
+		return mgr, "", nil
 	}
-	return whmcsorder.SellerLines{Lines: whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
-		cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)}, "WHMCS"
+	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
+		cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)
+	return whmcsorder.SellerLines{Lines: lines}, "WHMCS", func(ctx context.Context, s order.Service) time.Time {
+		return lines.View(ctx, s).NextDueDate
+	}
 }

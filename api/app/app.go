@@ -475,7 +475,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, st, cfg.OrderStreams, log)
-	consoleLines, billedIn := a.consoleLines(cfg, lines.(panel.Manager))
+	consoleLines, billedIn, nextDue := a.consoleLines(cfg, lines.(panel.Manager))
 	api := httpapi.New(httpapi.Deps{
 		ResellersOff: resellersOff, UpstreamRenew: upstreamRenew,
 		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
@@ -490,7 +490,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		CreditNotes:  st,
 		Now:          now,
 		Stock:        a.balance,
-		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: consoleLines, BilledIn: billedIn, Sessions: a.sessions,
+		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: consoleLines, BilledIn: billedIn, NextDue: nextDue, Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Payments: orders, Notices: after.notices, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
 	})
 	mux := http.NewServeMux()

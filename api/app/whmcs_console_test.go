@@ -2,12 +2,20 @@ package app_test
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/streamcart/streamcart/api/store/storetest"
 	"github.com/streamcart/streamcart/api/whmcs"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
+	gencustomers "github.com/streamcart/streamcart/gen/admin_customers"
+	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
 	genservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
 )
@@ -158,5 +166,61 @@ func TestWHMCSConsoleLines(t *testing.T) {
 		}
 		status("Terminated")
 		whmcsStatus("Terminated")
+	})
+}
+
+// TestWHMCSConsoleNextDue: in WHMCS mode a line's next due date is WHMCS's (its cron owns it;
+// nothing of it is stored here): the console's order and customer views show WHMCS's nextduedate
+// (GetClientsProducts), where they showed none before; after WHMCS's cron made a renewal invoice
+// and it was paid, the date WHMCS moved it to.
+func TestWHMCSConsoleNextDue(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "due@example.com")
+		ctx := t.Context()
+		o := c.roles()["owner"]
+		due := func(want string) {
+			t.Helper()
+			d, err := c.orders.Get(ctx, &genadminorders.GetPayload{Session: &o.cookie, ID: id})
+			if err != nil || len(d.Lines) != 1 {
+				t.Fatalf("GET /admin/orders/{id}: %+v %v", d, err)
+			}
+			if d.Lines[0].NextDueDate != want {
+				t.Fatalf("order view's line due %q, want WHMCS's %q", d.Lines[0].NextDueDate, want)
+			}
+			cu, err := c.clientsOf().customers.Get(ctx, &gencustomers.GetPayload{Session: &o.cookie, ID: d.Order.CustomerID})
+			if err != nil || len(cu.Services) != 1 {
+				t.Fatalf("GET /admin/customers/{id}: %+v %v", cu, err)
+			}
+			if cu.Services[0].NextDueDate != want {
+				t.Fatalf("customer view's line due %q, want WHMCS's %q", cu.Services[0].NextDueDate, want)
+			}
+		}
+		first := f.State().Services[0].NextDueDate
+		if first == "" || first == "0000-00-00" {
+			t.Fatalf("WHMCS service has no due date: %+v", f.State().Services[0])
+		}
+		due(first)
+		// WHMCS's cron invoices the renewal, the invoice is paid in WHMCS: its due date moves.
+		d, _ := time.Parse(time.DateOnly, first)
+		if res := f.RunCronAt(d.AddDate(0, 0, -whmcsfake.RenewalDays)); len(res.Invoices) != 1 {
+			t.Fatalf("cron: %+v", res)
+		}
+		inv := f.State().Invoices[len(f.State().Invoices)-1]
+		form := url.Values{"action": {"AddInvoicePayment"}, "identifier": {"demo-identifier"}, "secret": {"demo-secret"},
+			"responsetype": {"json"}, "invoiceid": {strconv.Itoa(inv.ID)}, "transid": {"txn_due_1"}, "gateway": {"banktransfer"}}
+		req := httptest.NewRequest(http.MethodPost, whmcsfake.Path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec := httptest.NewRecorder()
+		f.Handler().ServeHTTP(rec, req)
+		if !strings.Contains(rec.Body.String(), `"result":"success"`) {
+			t.Fatalf("AddInvoicePayment: %s", rec.Body)
+		}
+		next := f.State().Services[0].NextDueDate
+		if next == first {
+			t.Fatalf("WHMCS did not move the due date: %s", next)
+		}
+		c.clock.Add(time.Minute) // past the short services cache
+		due(next)
 	})
 }

@@ -137,6 +137,10 @@ type Deps struct {
 	// BilledIn names the billing system that owns the lines' due dates and prices ("WHMCS"),
 	// whose cron renews them; "": the shop does.
 	BilledIn string
+	// NextDue is a line's next due date as the billing system that owns it has it now (WHMCS's
+	// nextduedate through the short services cache); zero, or nil, when it has none and the
+	// stored date is shown. Only for display: nothing is stored.
+	NextDue NextDue
 	// SupportMaxExtendDays caps the days a capped role may extend one line by within
 	// ExtendCapWindow; 0: DefaultSupportMaxExtendDays.
 	SupportMaxExtendDays int
@@ -426,6 +430,7 @@ func (a *Actions) Customer(ctx context.Context, id string) (CustomerDetail, erro
 	if d.Services, err = a.d.Store.ClientServices(ctx, c.ID); err != nil {
 		return d, err
 	}
+	a.d.NextDue.fill(ctx, d.Services)
 	d.Sessions, err = a.d.Store.LiveSessions(ctx, c.ID, a.d.Now().UTC())
 	return d, err
 }

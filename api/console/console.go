@@ -163,16 +163,33 @@ type Console struct {
 	store   Store
 	now     func() time.Time
 	country func(ip string) string
+	due     NextDue
+}
+
+// NextDue reads a line's next due date from the billing system that owns it (Deps.NextDue).
+type NextDue func(ctx context.Context, s order.Service) time.Time
+
+// fill sets the lines' next due dates that due knows over the stored ones (nil: as stored).
+func (due NextDue) fill(ctx context.Context, lines []order.Service) {
+	if due == nil {
+		return
+	}
+	for i := range lines {
+		if d := due(ctx, lines[i]); !d.IsZero() {
+			lines[i].NextDueDate = d
+		}
+	}
 }
 
 // New returns the console; now is the business clock (the summary's days, the 10-minute alert),
 // nil: real time; country names an address's country for a held order ("" unknown; nil: none
-// is known).
-func New(store Store, now func() time.Time, country func(ip string) string) *Console {
+// is known); due is the lines' next due date where another billing system owns it (nil: as
+// stored).
+func New(store Store, now func() time.Time, country func(ip string) string, due NextDue) *Console {
 	if country == nil {
 		country = func(string) string { return "" }
 	}
-	return &Console{store: store, now: clock.OrReal(now), country: country}
+	return &Console{store: store, now: clock.OrReal(now), country: country, due: due}
 }
 
 // ErrBadKind means a kind filter names no kind of order.
@@ -292,6 +309,7 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
+	c.due.fill(ctx, lines)
 	full, err := c.store.Order(ctx, id)
 	if err != nil {
 		return Detail{}, err

@@ -30,7 +30,7 @@ func benchConsoleOrders(b *testing.B, db string) {
 	}
 	defer s.Close()
 	seedOrders(b, db, 100_000)
-	c := console.New(s, nil, nil)
+	c := console.New(s, nil, nil, nil)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	filters := []struct {
 		name string
