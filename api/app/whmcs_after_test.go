@@ -707,3 +707,56 @@ func TestWHMCSPlacingDiedAfterAddOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestWHMCSRenewalInvoiceShown: once WHMCS's cron made a renewal invoice, the services view shows
+// it open (renewalInvoiceId, renewalOrderId: our order for its balance, placed as the built-in
+// sweep places a renewal's) without the buyer asking to renew first; 20 reads at once place one
+// order, the one POST /services/{id}/renew answers. WHMCS down: the view answers, with none shown
+// and nothing placed.
+func TestWHMCSRenewalInvoiceShown(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "shown@example.com")
+		owner := c.proven("shown@example.com")
+		svcID := c.getOrder(owner.Token, id).ServiceIds[0]
+		renewals := func() int { return c.count(`SELECT COUNT(*) FROM orders WHERE kind = 'renewal'`) }
+		if svc := c.getService(owner.Token, svcID); svc.RenewalInvoiceID != nil || renewals() != 0 {
+			t.Fatalf("service %+v before WHMCS invoiced: want no open renewal", svc)
+		}
+		c.clock.Add(20 * 24 * time.Hour)
+		if res := f.RunCron(); len(res.Invoices) != 1 {
+			t.Fatalf("WHMCS's cron made %+v, want one renewal invoice", res)
+		}
+		f.SetStatus(http.StatusServiceUnavailable)
+		if svc := c.getService(owner.Token, svcID); svc.RenewalInvoiceID != nil || renewals() != 0 {
+			t.Fatalf("service %+v with WHMCS down: want none shown, nothing placed", svc)
+		}
+		f.SetStatus(0)
+		var wg sync.WaitGroup
+		got := make([]string, 20)
+		for i := range got {
+			wg.Go(func() {
+				if svc := c.getService(owner.Token, svcID); svc.RenewalInvoiceID != nil {
+					got[i] = *svc.RenewalInvoiceID
+				}
+			})
+		}
+		wg.Wait()
+		for i := range got {
+			if got[i] == "" || got[i] != got[0] {
+				t.Fatalf("read %d showed renewal invoice %q, read 0 %q: want one, the same", i, got[i], got[0])
+			}
+		}
+		if n := renewals(); n != 1 {
+			t.Fatalf("%d renewal orders placed, want 1", n)
+		}
+		r, err := c.services.Renew(t.Context(), &genservices.RenewPayload{Token: ptr(owner.Token), ServiceID: svcID})
+		if err != nil || r.InvoiceID != got[0] || renewals() != 1 {
+			t.Fatalf("POST /renew %+v %v: want the order shown (%s), no second", r, err, got[0])
+		}
+		inv := f.State().Invoices[len(f.State().Invoices)-1]
+		if money.Format(r.Total.Amount, r.Total.Currency) != inv.Total {
+			t.Fatalf("order %+v, WHMCS's invoice %+v", r, inv)
+		}
+	})
+}

@@ -60,24 +60,48 @@ func NewRenewals(api RenewAPI, store RenewStore, orders OrderPlacer, log *slog.L
 // invoiceKey is the Idempotency-Key of our order for WHMCS invoice id.
 func invoiceKey(id int) string { return "whmcs-invoice-" + strconv.Itoa(id) }
 
-// Open is our order for svc's open WHMCS renewal invoice, when one was made and is still to pay
-// (the services view's renewalInvoiceId); open false otherwise, and when WHMCS cannot say
-// (logged: a read never fails on it).
+// Open is our order for svc's open WHMCS renewal invoice, still to pay (the services view's
+// renewalInvoiceId); open false when WHMCS has none open, and when WHMCS cannot say (logged: a
+// read never fails on it). When WHMCS's cron has made the invoice and no order of ours pays it
+// yet, it is placed now, for the service's first buyer and the shop's default gateway, as the
+// built-in back end's renewal sweep places the order of a renewal invoice it makes: the buyer
+// sees the open invoice and its pay link without asking to renew first. It is the order
+// POST /services/{id}/renew answers (the same Idempotency-Key).
 func (r *Renewals) Open(ctx context.Context, svc order.Service) (order.Order, bool, error) {
-	client, id, err := r.store.ServiceRef(ctx, svc.ID)
-	if errors.Is(err, order.ErrNotFound) {
-		return order.Order{}, false, nil
+	o, open, place, err := r.open(ctx, svc)
+	if err != nil || open || !place || svc.Trial {
+		return o, open, err
 	}
+	first, err := r.store.Order(ctx, svc.OrderID)
 	if err != nil {
 		return order.Order{}, false, err
+	}
+	o, err = r.Renew(ctx, authz.Claims{ClientID: first.ClientID, SessionID: first.SessionID, Email: first.Email}, svc, renewal.Request{})
+	if err != nil {
+		r.log.Warn("WHMCS renewal invoice: no order of ours placed for it, none shown", "service", svc.ID, "action", action(err), "err", err)
+		return order.Order{}, false, nil
+	}
+	return o, o.Status == order.StatusPending, nil
+}
+
+// open is Open without placing; place is whether an order of ours is to be placed: WHMCS has an
+// open renewal invoice for svc and every order of ours for it ended unpaid (cancelled, failed),
+// or there is none. One paid and being recorded is left alone.
+func (r *Renewals) open(ctx context.Context, svc order.Service) (o order.Order, open, place bool, err error) {
+	client, id, err := r.store.ServiceRef(ctx, svc.ID)
+	if errors.Is(err, order.ErrNotFound) {
+		return order.Order{}, false, false, nil
+	}
+	if err != nil {
+		return order.Order{}, false, false, err
 	}
 	inv, found, err := r.openInvoice(ctx, client, id)
 	if err != nil {
 		r.log.Warn("WHMCS renewal invoice unread: none shown", "service", svc.ID, "action", action(err), "err", err)
-		return order.Order{}, false, nil
+		return order.Order{}, false, false, nil
 	}
 	if !found {
-		return order.Order{}, false, nil
+		return order.Order{}, false, false, nil
 	}
 	key := invoiceKey(int(inv.ID))
 	for _, k := range []string{key, key + "-" + r.now().UTC().Format("20060102")} {
@@ -86,13 +110,16 @@ func (r *Renewals) Open(ctx context.Context, svc order.Service) (order.Order, bo
 			continue
 		}
 		if err != nil {
-			return order.Order{}, false, err
+			return order.Order{}, false, false, err
 		}
 		if o.Status == order.StatusPending {
-			return o, true, nil
+			return o, true, false, nil
+		}
+		if o.Status != order.StatusCancelled && o.Status != order.StatusFailed {
+			return order.Order{}, false, false, nil
 		}
 	}
-	return order.Order{}, false, nil
+	return order.Order{}, false, true, nil
 }
 
 // openInvoice is WHMCS's unpaid invoice renewing WHMCS service id of client: a Hosting line of
