@@ -105,11 +105,13 @@ var _ = Service("session", func() {
 		Error("bad_request")  // a password over 72 bytes
 		Error("unauthorized") // also: the session is not proven
 		Error("weak_password", ErrorResult, "The password is too short.")
+		Error("conflict", ErrorResult, "Passwords are kept by another system (the seller's WHMCS): this shop does not set them; nothing was changed.")
 		HTTP(func() {
 			PUT("/session/password")
 			bearer()
 			Response(StatusNoContent)
 			Response("weak_password", StatusBadRequest)
+			Response("conflict", StatusConflict)
 		})
 	})
 })

@@ -433,3 +433,38 @@ func TestWHMCSPasswordSignIn(t *testing.T) {
 		}
 	})
 }
+
+// TestWHMCSSetPasswordRefused: in WHMCS mode WHMCS keeps the buyers' passwords (a sign-in is its
+// ValidateLogin), so a password set here would never sign in: PUT /session/password answers 409
+// conflict telling the buyer to use the emailed link, with nothing stored, the session kept and
+// nothing asked of WHMCS. (The built-in back end sets it: TestSetPassword… in the app tests.)
+func TestWHMCSSetPasswordRefused(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s, f := whmcsShop(t)
+		admin, err := whmcs.New(whmcs.Config{URL: s.cfg.WHMCS.URL, Identifier: s.cfg.WHMCS.Identifier, Secret: s.cfg.WHMCS.Secret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admin.AddClient(t.Context(), whmcs.NewClient{FirstName: "Known", Email: "setpw@example.com", Password: "whmcs password 1", CurrencyID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		id := s.identify("setpw@example.com", "whmcs password 1")
+		calls := len(f.Calls())
+		err = s.session.SetPassword(t.Context(), &gensession.SetPasswordPayload{Token: ptr(id.Token), Password: "a new password here"})
+		wantErr(t, err, "conflict", "This shop's passwords are kept by its billing system, so one cannot be set here and nothing was changed. To sign in, ask for an emailed sign-in link.")
+		status, _, body := s.raw(http.MethodPut, "/checkout/api/session/password", id.Token, strings.NewReader(`{"password":"a new password here"}`))
+		if status != http.StatusConflict || !strings.Contains(string(body), `"name":"conflict"`) {
+			t.Fatalf("PUT /session/password: %d %s, want 409 conflict", status, body)
+		}
+		if n := s.count(`SELECT COUNT(*) FROM clients WHERE password_hash <> ''`); n != 0 {
+			t.Fatalf("%d password hashes stored", n)
+		}
+		if got := f.Calls()[calls:]; len(got) != 0 {
+			t.Fatalf("setting a password asked WHMCS: %+v", got)
+		}
+		// The session still works, and the WHMCS password still signs in.
+		if again := s.identify("setpw@example.com", "whmcs password 1"); again.Scope != "proven" {
+			t.Fatalf("sign-in with WHMCS's password after the refusal: %+v", again)
+		}
+	})
+}

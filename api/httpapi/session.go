@@ -22,6 +22,7 @@ const (
 	msgNotProven       = "Please sign in with your password or an emailed link first."
 	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
 	// msgPasswordsUnavailable: WHMCS mode, the seller's WHMCS (which checks passwords) is down.
+	msgPasswordsElsewhere   = "This shop's passwords are kept by its billing system, so one cannot be set here and nothing was changed. To sign in, ask for an emailed sign-in link."
 	msgPasswordsUnavailable = "Signing in with a password is unavailable right now. Please try again in a moment, or ask for an emailed sign-in link."
 
 	// Order-placing messages shared by orders, upsells and reseller orders.
@@ -79,6 +80,8 @@ func sessionError(err error) error {
 		return gensession.MakeUnauthorized(errors.New(msgNotProven))
 	case errors.Is(err, signin.ErrBadReturnURL):
 		return gensession.MakeBadRequest(errors.New(msgBadReturnURL))
+	case errors.Is(err, signin.ErrPasswordsElsewhere):
+		return gensession.MakeConflict(errors.New(msgPasswordsElsewhere))
 	case errors.Is(err, signin.ErrPasswordsUnavailable):
 		return gensession.MakeUnavailable(errors.New(msgPasswordsUnavailable))
 	}

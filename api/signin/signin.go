@@ -104,6 +104,10 @@ type PasswordChecker interface {
 	CheckPassword(ctx context.Context, email, password string) error
 }
 
+// ErrPasswordsElsewhere means passwords are kept by another system (Config.Passwords: the
+// seller's WHMCS), so this shop does not set them.
+var ErrPasswordsElsewhere = errors.New("signin: passwords are kept elsewhere")
+
 // ErrPasswordsUnavailable means the system that checks passwords could not be reached.
 var ErrPasswordsUnavailable = errors.New("signin: password check unavailable")
 
@@ -348,6 +352,10 @@ func hashEmail(email string) string {
 func (s *Service) SetPassword(ctx context.Context, claims authz.Claims, password string) error {
 	if claims.Scope != authz.ScopeProven {
 		return ErrNotProven
+	}
+	if s.cfg.Passwords != nil {
+		// A password stored here would never sign in: Config.Passwords checks them.
+		return ErrPasswordsElsewhere
 	}
 	h, err := HashPassword(password)
 	if err != nil {

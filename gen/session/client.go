@@ -87,6 +87,7 @@ func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *Ses
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - "conflict" (type *goa.ServiceError): Passwords are kept by another system (the seller's WHMCS): this shop does not set them; nothing was changed.
 //   - error: internal error
 func (c *Client) SetPassword(ctx context.Context, p *SetPasswordPayload) (err error) {
 	_, err = c.SetPasswordEndpoint(ctx, p)

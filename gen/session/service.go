@@ -176,3 +176,8 @@ func MakeInvalidLink(err error) *goa.ServiceError {
 func MakeWeakPassword(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "weak_password", false, false, false)
 }
+
+// MakeConflict builds a goa.ServiceError from an error.
+func MakeConflict(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "conflict", false, false, false)
+}

@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"otg\" --locale \"de-de\" --token \"Eius ea similique.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"i2\" --locale \"en-gb\" --token \"Similique necessitatibus temporibus.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"a\",\n      \"extraQuantity\": 8246347895990960325,\n      \"serviceId\": \"q70\"\n   }' --token \"Amet velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"q\",\n      \"extraQuantity\": 4759125320302798801,\n      \"serviceId\": \"tdr\"\n   }' --token \"Sed ut at quia molestias voluptatem.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"0\",\n      \"extraQuantity\": 1956247932088054234,\n      \"gateway\": \"Beatae sed quidem.\",\n      \"returnUrl\": \"jy1\",\n      \"serviceId\": \"z7l\"\n   }' --token \"Mollitia quibusdam.\" --idempotency-key \"t\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"1t\",\n      \"extraQuantity\": 2736496827082867772,\n      \"gateway\": \"Quibusdam ipsum atque.\",\n      \"returnUrl\": \"z3k\",\n      \"serviceId\": \"8zo\"\n   }' --token \"Consequatur vel cumque.\" --idempotency-key \"n\"")
 }

@@ -496,6 +496,7 @@ func EncodeSetPasswordRequest(encoder func(*http.Request) goahttp.Encoder) func(
 // DecodeSetPasswordResponse may return the following errors:
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -550,6 +551,20 @@ func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, res
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
 			}
+		case http.StatusConflict:
+			var (
+				body SetPasswordConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+			}
+			err = ValidateSetPasswordConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "setPassword", err)
+			}
+			return nil, NewSetPasswordConflict(&body)
 		case http.StatusUnauthorized:
 			var (
 				body SetPasswordUnauthorizedResponseBody

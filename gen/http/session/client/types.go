@@ -255,6 +255,24 @@ type SetPasswordBadRequestResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// SetPasswordConflictResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "conflict" error.
+type SetPasswordConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // SetPasswordUnauthorizedResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "unauthorized" error.
 type SetPasswordUnauthorizedResponseBody struct {
@@ -480,6 +498,21 @@ func NewSetPasswordWeakPassword(body *SetPasswordWeakPasswordResponseBody) *goa.
 // NewSetPasswordBadRequest builds a session service setPassword endpoint
 // bad_request error.
 func NewSetPasswordBadRequest(body *SetPasswordBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewSetPasswordConflict builds a session service setPassword endpoint
+// conflict error.
+func NewSetPasswordConflict(body *SetPasswordConflictResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -789,6 +822,30 @@ func ValidateSetPasswordWeakPasswordResponseBody(body *SetPasswordWeakPasswordRe
 // ValidateSetPasswordBadRequestResponseBody runs the validations defined on
 // setPassword_bad_request_response_body
 func ValidateSetPasswordBadRequestResponseBody(body *SetPasswordBadRequestResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateSetPasswordConflictResponseBody runs the validations defined on
+// setPassword_conflict_response_body
+func ValidateSetPasswordConflictResponseBody(body *SetPasswordConflictResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -257,6 +257,24 @@ type SetPasswordBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// SetPasswordConflictResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "conflict" error.
+type SetPasswordConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // SetPasswordUnauthorizedResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "unauthorized" error.
 type SetPasswordUnauthorizedResponseBody struct {
@@ -441,6 +459,20 @@ func NewSetPasswordWeakPasswordResponseBody(res *goa.ServiceError) *SetPasswordW
 // result of the "setPassword" endpoint of the "session" service.
 func NewSetPasswordBadRequestResponseBody(res *goa.ServiceError) *SetPasswordBadRequestResponseBody {
 	body := &SetPasswordBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordConflictResponseBody builds the HTTP response body from the
+// result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordConflictResponseBody(res *goa.ServiceError) *SetPasswordConflictResponseBody {
+	body := &SetPasswordConflictResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
