@@ -224,6 +224,11 @@ func TestAdminChangeLine(t *testing.T) {
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE action = 'line-change' AND target = ? AND operator = 'owner@example.com' AND detail LIKE 'free:%goodwill'`, svcA); n != 1 {
 			t.Fatalf("%d free changes audited, want 1", n)
 		}
+		// In parts, as GET /admin/audit sends them: the charge, the reason, each term before and after.
+		if got := c.auditArgs(t, s["owner"], "line-change", svcA); len(got) == 0 || len(got[0]) != 16 || got[0][0] != "line-change" || got[0][1] != "free" ||
+			got[0][2] != "goodwill" || got[0][9] != a.NextDueDate.Format(time.DateOnly) || got[0][10] != newDue || got[0][7] != got[0][8] {
+			t.Errorf("line-change args %q", got)
+		}
 
 		// 40 concurrent identical changes without a key: one applies, the others change nothing.
 		made, refused = nil, map[string]int{}

@@ -81,6 +81,34 @@ func (l *Log) RecordOperatorParts(ctx context.Context, operator, action, target,
 
 // ActionSignInFailed is a refused console sign-in: its target is operator:<email tried>, its
 // detail the reason (operator.Reason…), never the password.
+// The wordings of an entry's Args written with it (RecordParts), each with its values after it;
+// amounts are in minor units with their currency, dates YYYY-MM-DD. console.AuditArgs lists the
+// ones read back from older entries' details.
+//
+//	line-change      [charge (now, next-renewal, free), reason, plan from, plan to, cycle from,
+//	                 cycle to, connections from, connections to, due from, due to, amount now,
+//	                 recurring, new recurring, currency, days left] (an operator's change)
+//	change-applied   [order, change] (a change charged now, once paid)
+//	payment-refund   [order, amount, currency, reason, "hand" or the provider, refund id or reference]
+//	payment-accept   [order, amount, currency, expected amount, expected currency, reason]
+//	reject-refund    [reason, "refunded" or "to-refund-by-hand", amount, currency]
+//	upsell           [order, extra connections, max connections]
+//	reseller-credit  [order, credits, balance]
+//	line-drift       [panel's value, shop's value, repair] (values: present, absent, enabled,
+//	                 disabled, none, a date-time, a number, a MAC)
+//	job              [kind, reference] (job-retry, job-cancel)
+const (
+	WordLineChange     = "line-change"
+	WordChangeApplied  = "change-applied"
+	WordPaymentRefund  = "payment-refund"
+	WordPaymentAccept  = "payment-accept"
+	WordRejectRefund   = "reject-refund"
+	WordUpsell         = "upsell"
+	WordResellerCredit = "reseller-credit"
+	WordLineDrift      = "line-drift"
+	WordJob            = "job"
+)
+
 const ActionSignInFailed = "console-signin-failed"
 
 // RecordSignInFailure writes a refused console sign-in as email from ip. Nobody proved who acted,
