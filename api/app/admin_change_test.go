@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -201,6 +203,11 @@ func TestAdminChangeLine(t *testing.T) {
 		}
 		if o, err := st.Order(ctx, ch.OrderID); err != nil || o.Status != "active" {
 			t.Fatalf("the change's order: %+v %v", o.Status, err)
+		}
+		// Audited twice on the line, in parts: the operator's change charged now, then the buyer's payment applying it.
+		if got := c.auditArgs(t, s["viewer"], "line-change", svcB); len(got) != 2 || fmt.Sprint(got[0]) != fmt.Sprintf("[change-applied %s %s]", ch.OrderID, ch.ChangeID) ||
+			len(got[1]) != 16 || got[1][1] != "now" || got[1][11] != strconv.FormatInt(want, 10) {
+			t.Errorf("line-change args %q", got)
 		}
 		listed, err := cl.List(ctx, &genservices.ListPayload{Session: ptr(s["viewer"].cookie), Q: ptr(svcB), Limit: 50})
 		if err != nil || listed.Services[0].MaxConnections != 3 || listed.Services[0].RecurringAmount.Amount != 1899 {
