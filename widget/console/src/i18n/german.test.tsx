@@ -51,6 +51,7 @@ function serverEnglish(body: unknown, out: Set<string>): void {
     for (const k of ['description', 'detail'] as const) if (o.args.length > 0 && typeof o[k] === 'string' && o[k]) out.add(o[k]);
   }
   if (o.type === 'Fixed Amount' && o.amount && typeof o.value === 'string') out.add(o.value);
+  if (typeof o.reason === 'string' && 'refundable' in o) out.add(o.reason); // a payment to review's reason: a code
   Object.values(o).forEach((v) => serverEnglish(v, out));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { switchLocale } from '../messages';
-import { auditAction, auditDetail, itemText } from './serverText';
+import { auditAction, auditDetail, itemText, paymentReason } from './serverText';
 
 const item = (args: string[], description = 'the English text') => ({ description, args });
 const audit = (args: string[], detail = 'the English detail') => ({ detail, args });
@@ -88,6 +88,8 @@ describe('audit entries written with their parts (issue 26)', () => {
     expect(auditAction('line-drift-mac')).toBe('Abweichung: andere MAC-Adresse');
     expect(auditAction('restart')).toBe('Anschluss neu gestartet');
     expect(auditAction('a-new-action')).toBe('a-new-action');
+    expect(paymentReason('short')).toBe('weniger als fällig');
+    expect(paymentReason('a_new_reason')).toBe('a_new_reason');
     expect(auditDetail(audit(CHANGE))).toBe(
       'sofort berechnet: Tarif Basic → Premium, Laufzeit Monatlich → Jährlich, Verbindungen 1 → 2, Fälligkeit 10.12.2026 → 10.01.2027, ' +
         'Zahlungslink über 4,50\u00a0€ (15 Tage übrig), je Zeitraum 14,99\u00a0€ statt 9,99\u00a0€; upgrade',

@@ -57,6 +57,11 @@ export function driftValue(v: string): string {
   return time(word(t.auditText.driftValues, v));
 }
 
+/** paymentReason is why a payment is to review (short, over, currency, …) in the console's language; a reason this console does not know shows as its code. */
+export function paymentReason(reason: string): string {
+  return word(t.auditText.paymentReasons, reason);
+}
+
 /** auditAction is an audit entry's action in the console's language; an action this console does not know shows as its code. */
 export function auditAction(action: string): string {
   return word(t.auditActions, action);
