@@ -319,6 +319,8 @@ export const texts = {
       enabled: 'enabled',
       disabled: 'disabled',
       none: 'none',
+      'an order': 'an order',
+      'a line': 'a line',
     },
     driftNothing: 'nothing done (dry run)',
     driftFailed: 'repair failed',

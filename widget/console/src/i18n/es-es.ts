@@ -311,6 +311,8 @@ export const texts: Messages = {
       enabled: 'activada',
       disabled: 'desactivada',
       none: 'ninguna',
+      'an order': 'un pedido',
+      'a line': 'una línea',
     },
     driftNothing: 'nada hecho (simulación)',
     driftFailed: 'reparación fallida',

@@ -309,6 +309,8 @@ export const texts: Messages = {
       enabled: 'ingeschakeld',
       disabled: 'uitgeschakeld',
       none: 'geen',
+      'an order': 'een bestelling',
+      'a line': 'een lijn',
     },
     driftNothing: 'niets gedaan (proefrun)',
     driftFailed: 'herstel mislukt',

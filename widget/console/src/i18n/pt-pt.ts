@@ -312,6 +312,8 @@ export const texts: Messages = {
       enabled: 'ativada',
       disabled: 'desativada',
       none: 'nenhum',
+      'an order': 'uma encomenda',
+      'a line': 'uma linha',
     },
     driftNothing: 'nada feito (simulação)',
     driftFailed: 'reparação falhada',

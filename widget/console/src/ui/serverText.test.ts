@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { switchLocale } from '../messages';
-import { auditAction, auditDetail, itemText, paymentReason } from './serverText';
+import { auditAction, auditDetail, driftValue, itemText, paymentReason } from './serverText';
 
 const item = (args: string[], description = 'the English text') => ({ description, args });
 const audit = (args: string[], detail = 'the English detail') => ({ detail, args });
@@ -85,11 +85,13 @@ describe('audit entries written with their parts (issue 26)', () => {
     await switchLocale('de-de');
     expect(auditAction('order-refund')).toBe('Bestellung erstattet');
     expect(auditAction('console-signin')).toBe('Anmeldung an der Konsole');
-    expect(auditAction('line-drift-mac')).toBe('Abweichung: andere MAC-Adresse');
-    expect(auditAction('restart')).toBe('Anschluss neu gestartet');
+    expect(auditAction('line-drift-mac')).toBe('Leitungsabweichung: andere MAC-Adresse');
+    expect(auditAction('restart')).toBe('Leitung neu gestartet');
     expect(auditAction('a-new-action')).toBe('a-new-action');
     expect(paymentReason('short')).toBe('weniger als fällig');
     expect(paymentReason('a_new_reason')).toBe('a_new_reason');
+    expect(driftValue('an order')).toBe('eine Bestellung');
+    expect(driftValue('2026-12-01T10:00:00Z')).toBe('01.12.2026, 10:00 UTC');
     expect(auditDetail(audit(CHANGE))).toBe(
       'sofort berechnet: Tarif Basic → Premium, Laufzeit Monatlich → Jährlich, Verbindungen 1 → 2, Fälligkeit 10.12.2026 → 10.01.2027, ' +
         'Zahlungslink über 4,50\u00a0€ (15 Tage übrig), je Zeitraum 14,99\u00a0€ statt 9,99\u00a0€; upgrade',
@@ -111,7 +113,7 @@ describe('audit entries written with their parts (issue 26)', () => {
     expect(auditDetail(audit(['upsell', 'ord_6', '1', '3']))).toBe('Bestellung ord_6: +1 Verbindungen, insgesamt 3');
     expect(auditDetail(audit(['reseller-credit', 'ord_8', '100', '250']))).toBe('Bestellung ord_8: +100 Guthaben, Stand 250');
     expect(auditDetail(audit(['line-drift', 'absent', 'present', 'recreated']))).toBe(
-      'Panel hatte keinen Anschluss, Shop hat den Anschluss: Mit denselben Zugangsdaten neu angelegt',
+      'Panel hatte keine Leitung, Shop hat die Leitung: Mit denselben Zugangsdaten neu angelegt',
     );
     expect(auditDetail(audit(['line-drift', '1', '2', 'none']))).toBe('Panel hatte 1, Shop hat 2: nichts getan (Probelauf)');
     expect(auditDetail(audit(['job', 'provision', 'ord_1']))).toBe('Bereitstellung ord_1');
