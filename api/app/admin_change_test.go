@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -202,6 +204,11 @@ func TestAdminChangeLine(t *testing.T) {
 		if o, err := st.Order(ctx, ch.OrderID); err != nil || o.Status != "active" {
 			t.Fatalf("the change's order: %+v %v", o.Status, err)
 		}
+		// Audited twice on the line, in parts: the operator's change charged now, then the buyer's payment applying it.
+		if got := c.auditArgs(t, s["viewer"], "line-change", svcB); len(got) != 2 || fmt.Sprint(got[0]) != fmt.Sprintf("[change-applied %s %s]", ch.OrderID, ch.ChangeID) ||
+			len(got[1]) != 16 || got[1][1] != "now" || got[1][11] != strconv.FormatInt(want, 10) {
+			t.Errorf("line-change args %q", got)
+		}
 		listed, err := cl.List(ctx, &genservices.ListPayload{Session: ptr(s["viewer"].cookie), Q: ptr(svcB), Limit: 50})
 		if err != nil || listed.Services[0].MaxConnections != 3 || listed.Services[0].RecurringAmount.Amount != 1899 {
 			t.Fatalf("listed after the change: %+v %v", listed.Services[0], err)
@@ -223,6 +230,11 @@ func TestAdminChangeLine(t *testing.T) {
 		}
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE action = 'line-change' AND target = ? AND operator = 'owner@example.com' AND detail LIKE 'free:%goodwill'`, svcA); n != 1 {
 			t.Fatalf("%d free changes audited, want 1", n)
+		}
+		// In parts, as GET /admin/audit sends them: the charge, the reason, each term before and after.
+		if got := c.auditArgs(t, s["owner"], "line-change", svcA); len(got) == 0 || len(got[0]) != 16 || got[0][0] != "line-change" || got[0][1] != "free" ||
+			got[0][2] != "goodwill" || got[0][9] != a.NextDueDate.Format(time.DateOnly) || got[0][10] != newDue || got[0][7] != got[0][8] {
+			t.Errorf("line-change args %q", got)
 		}
 
 		// 40 concurrent identical changes without a key: one applies, the others change nothing.

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"testing"
 
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
@@ -34,6 +35,9 @@ func TestAdminFullRefundTakesBackResellerCredits(t *testing.T) {
 		id := buy("res@example.com")
 		if n := credits("res@example.com"); n != 100 {
 			t.Fatalf("%d credits after the purchase, want 100", n)
+		}
+		if got := c.auditArgs(t, owner, "reseller-credit", ""); len(got) != 1 || fmt.Sprint(got[0]) != fmt.Sprintf("[reseller-credit %s 100 100]", id) {
+			t.Errorf("reseller-credit audit args %q (order %s)", got, id)
 		}
 		r, err := cl.actions.Refund(ctx, &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf, ID: id, Reason: "asked"})
 		if err != nil || r.Order.Status != "refunded" {

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -88,6 +89,9 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 		}
 		pay(up.PaymentURL)
 		check("upsell paid", order.ServiceActive, due, 3)
+		if got := c.auditArgs(t, owner, "upsell", svcID); len(got) != 1 || fmt.Sprint(got[0]) != fmt.Sprintf("[upsell %s 2 3]", up.OrderID) {
+			t.Errorf("upsell audit args %q (order %s)", got, up.OrderID)
+		}
 		refund(up.OrderID, false)
 		check("upsell refunded", order.ServiceActive, due, 1)
 

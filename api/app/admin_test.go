@@ -17,6 +17,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/operator"
+	"github.com/streamcart/streamcart/api/store/storetest"
 	genadminjobs "github.com/streamcart/streamcart/gen/admin_jobs"
 	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
@@ -274,6 +275,22 @@ func TestAdminRoles(t *testing.T) {
 		}
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE operator = 'owner@example.com' AND action = 'job-cancel' AND result = 'failed'`); n != 1 {
 			t.Errorf("%d failed job-cancel audit entries of the owner, want 1", n)
+		}
+
+		// A dead job retried, then cancelled: each audited with its parts, the job's kind and reference.
+		storetest.Exec(t, c.cfg.DB, `UPDATE jobs SET state = 'dead' WHERE id = ?`, done)
+		if err := retry("support", done); err != nil {
+			t.Fatalf("retry of a dead job: %v", err)
+		}
+		if err := cancel("owner", done); err != nil {
+			t.Fatalf("cancel of the retried job: %v", err)
+		}
+		target := "job:" + strconv.FormatInt(done, 10)
+		for _, action := range []string{"job-retry", "job-cancel"} {
+			got := c.auditArgs(t, sessions["viewer"], action, target)
+			if len(got) != 1 || len(got[0]) != 3 || got[0][0] != "job" || got[0][1] != "provision" || got[0][2] == "" {
+				t.Errorf("%s args %q", action, got)
+			}
 		}
 	})
 }

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -235,6 +236,17 @@ func TestCreditsRenewalAndRecreatedLine(t *testing.T) {
 		}
 		if n := balance(); n != 4 {
 			t.Fatalf("after the line was made again the balance is %d, want 4", n)
+		}
+		// Both runs audited, the repair with its parts (what GET /admin/audit sends), the failure with its error only.
+		entries, err := st.ListAudit(ctx, svcID, 10)
+		var drifts []string
+		for _, e := range entries {
+			if e.Action == "line-drift-missing" {
+				drifts = append(drifts, fmt.Sprintf("%s %q", e.Result, e.Args))
+			}
+		}
+		if err != nil || fmt.Sprint(drifts) != `[ok ["line-drift" "absent" "present" "recreated"] failed []]` {
+			t.Fatalf("line drift audit entries %s %v", drifts, err)
 		}
 	})
 }

@@ -225,6 +225,13 @@ func TestShortStripePaymentIsAPaymentToReview(t *testing.T) {
 		if toReview() != 0 || len(list("refunded")) != 2 {
 			t.Fatal("the rejected order's payment is not refunded")
 		}
+		// The audit entries in parts, as GET /admin/audit sends them (the console words them).
+		if got := c.auditArgs(t, owner, "order-reject", rejected); len(got) != 1 || fmt.Sprint(got[0]) != "[reject-refund short refunded 1 EUR]" {
+			t.Errorf("order-reject args %q", got)
+		}
+		if got := c.auditArgs(t, owner, "payment-accept", byOrder[usd].ID); len(got) != 1 || len(got[0]) != 7 || got[0][0] != "payment-accept" || got[0][1] != usd {
+			t.Errorf("payment-accept args %q", got)
+		}
 
 		// Forty owners' refunds and accepts of one payment at once: one applies, 39 conflict.
 		raced, racedPI := c.shortPaid("race@example.com", 1, "eur")
@@ -269,6 +276,15 @@ func TestShortStripePaymentIsAPaymentToReview(t *testing.T) {
 		}
 		if n := c.count(`SELECT COUNT(*) FROM audit_log WHERE action IN ('payment-refund', 'payment-accept') AND target = ? AND result = 'ok'`, id); n != 1 {
 			t.Fatalf("audited successes = %d, want 1", n)
+		}
+		word, n := "payment-refund", 7
+		if accepted == 1 {
+			word = "payment-accept"
+		}
+		if got := c.auditArgs(t, owner, word, id); len(got) != 1 || len(got[0]) != n || got[0][0] != word || got[0][1] != raced || got[0][2] != "1" || got[0][3] != "EUR" {
+			t.Errorf("%s args %q", word, got)
+		} else if word == "payment-refund" && (got[0][5] != "stripe" || got[0][6] == "") {
+			t.Errorf("payment-refund by %q ref %q, want stripe and its refund id", got[0][5], got[0][6])
 		}
 	})
 }

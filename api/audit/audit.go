@@ -30,6 +30,10 @@ type Entry struct {
 	Detail   string // the new value, or why it failed
 	IP       string // the client's address, kept for refused console sign-ins
 	At       time.Time
+	// Args are the detail in parts, the wording first (console.AuditArgs lists them), so a
+	// console words it in its operator's language; nil when the detail has none (a failure's
+	// error, a value an operator typed, an entry written before parts were kept).
+	Args []string
 }
 
 // Store keeps the log.
@@ -64,8 +68,47 @@ func (l *Log) RecordOperator(ctx context.Context, operator, action, target, deta
 	l.write(ctx, Entry{Operator: operator, Action: action, Target: target, Detail: detail}, err)
 }
 
+// RecordParts is Record with the detail's parts kept beside its English text (dropped when the
+// action failed: the detail is then the error).
+func (l *Log) RecordParts(ctx context.Context, claims authz.Claims, action, target, detail string, args []string, err error) {
+	l.write(ctx, Entry{ClientID: claims.ClientID, SessionID: claims.SessionID, Action: action, Target: target, Detail: detail, Args: args}, err)
+}
+
+// RecordOperatorParts is RecordOperator with the detail's parts kept beside its English text.
+func (l *Log) RecordOperatorParts(ctx context.Context, operator, action, target, detail string, args []string, err error) {
+	l.write(ctx, Entry{Operator: operator, Action: action, Target: target, Detail: detail, Args: args}, err)
+}
+
 // ActionSignInFailed is a refused console sign-in: its target is operator:<email tried>, its
 // detail the reason (operator.Reason…), never the password.
+// The wordings of an entry's Args written with it (RecordParts), each with its values after it;
+// amounts are in minor units with their currency, dates YYYY-MM-DD. console.AuditArgs lists the
+// ones read back from older entries' details.
+//
+//	line-change      [charge (now, next-renewal, free), reason, plan from, plan to, cycle from,
+//	                 cycle to, connections from, connections to, due from, due to, amount now,
+//	                 recurring, new recurring, currency, days left] (an operator's change)
+//	change-applied   [order, change] (a change charged now, once paid)
+//	payment-refund   [order, amount, currency, reason, "hand" or the provider, refund id or reference]
+//	payment-accept   [order, amount, currency, expected amount, expected currency, reason]
+//	reject-refund    [reason, "refunded" or "to-refund-by-hand", amount, currency]
+//	upsell           [order, extra connections, max connections]
+//	reseller-credit  [order, credits, balance]
+//	line-drift       [panel's value, shop's value, repair] (values: present, absent, enabled,
+//	                 disabled, none, a date-time, a number, a MAC)
+//	job              [kind, reference] (job-retry, job-cancel)
+const (
+	WordLineChange     = "line-change"
+	WordChangeApplied  = "change-applied"
+	WordPaymentRefund  = "payment-refund"
+	WordPaymentAccept  = "payment-accept"
+	WordRejectRefund   = "reject-refund"
+	WordUpsell         = "upsell"
+	WordResellerCredit = "reseller-credit"
+	WordLineDrift      = "line-drift"
+	WordJob            = "job"
+)
+
 const ActionSignInFailed = "console-signin-failed"
 
 // RecordSignInFailure writes a refused console sign-in as email from ip. Nobody proved who acted,
@@ -81,7 +124,7 @@ func (l *Log) RecordSignInFailure(ctx context.Context, email, ip, reason string)
 func (l *Log) write(ctx context.Context, e Entry, err error) {
 	e.Result, e.At = ResultOK, l.now().UTC()
 	if err != nil {
-		e.Result, e.Detail = ResultFailed, err.Error()
+		e.Result, e.Detail, e.Args = ResultFailed, err.Error(), nil
 	}
 	if werr := l.store.InsertAudit(context.WithoutCancel(ctx), e); werr != nil {
 		l.log.Error("audit write failed", "action", e.Action, "target", e.Target, "err", werr)

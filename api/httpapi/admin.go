@@ -509,7 +509,7 @@ func (s adminJobs) act(ctx context.Context, cookie *string, action, name string,
 		return nil, err
 	}
 	j, err := do(ctx, id)
-	s.Audit.RecordOperator(ctx, pr.Email, name, "job:"+strconv.FormatInt(id, 10), j.Kind+" "+j.Ref, err)
+	s.Audit.RecordOperatorParts(ctx, pr.Email, name, "job:"+strconv.FormatInt(id, 10), j.Kind+" "+j.Ref, []string{audit.WordJob, j.Kind, j.Ref}, err)
 	switch {
 	case errors.Is(err, console.ErrNotFound):
 		return nil, genadminjobs.MakeNotFound(errors.New(msgNoJob))

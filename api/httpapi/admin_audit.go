@@ -24,9 +24,13 @@ func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResu
 	}
 	res := &gen.ListResult{Entries: []*gen.AdminAuditEntry{}, NextCursor: next}
 	for _, e := range rows {
+		args := e.Args
+		if args == nil { // written before parts were kept: read back from the English detail
+			args = console.AuditArgs(e.Action, e.Detail)
+		}
 		res.Entries = append(res.Entries, &gen.AdminAuditEntry{ID: e.ID, At: rfc3339(e.At), Operator: e.Operator, CustomerID: e.CustomerID,
 			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail, IP: e.IP,
-			Args: append([]string{}, console.AuditArgs(e.Action, e.Detail)...)})
+			Args: append([]string{}, args...)})
 	}
 	return res, nil
 }

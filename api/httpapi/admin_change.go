@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/audit"
+	"strconv"
 	"time"
 
 	"github.com/streamcart/streamcart/api/authz"
@@ -71,7 +73,7 @@ func (s adminServices) Change(ctx context.Context, p *gen.ChangePayload) (*gen.A
 	}
 	if !out.Replayed {
 		detail := fmt.Sprintf("%s: %s; %s", out.Change.Charge, effect(out.Quote), out.Change.Reason)
-		s.Audit.RecordOperator(ctx, pr.Email, "line-change", p.ID, detail, err)
+		s.Audit.RecordOperatorParts(ctx, pr.Email, "line-change", p.ID, detail, changeArgs(out.Quote, out.Change.Reason), err)
 	}
 	if err != nil { // recorded and placed, but the mail could not be queued
 		return nil, err
@@ -133,6 +135,20 @@ func effect(q planchange.Quote) string {
 		return fmt.Sprintf("The line changes now (%s), free of charge; %s.", what, rec)
 	}
 	return fmt.Sprintf("The line changes now (%s); nothing is charged now, and %s.", what, rec)
+}
+
+// changeArgs are a change's audit parts (audit.WordLineChange).
+func changeArgs(q planchange.Quote, reason string) []string {
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(time.DateOnly)
+	}
+	return []string{audit.WordLineChange, string(q.Charge), reason, q.From.Name, q.To.Name, q.From.BillingCycle, q.To.BillingCycle,
+		strconv.Itoa(q.From.MaxConnections), strconv.Itoa(q.To.MaxConnections), day(q.From.NextDueDate), day(q.To.NextDueDate),
+		strconv.FormatInt(q.Amount.Amount, 10), strconv.FormatInt(q.Recurring.Amount, 10), strconv.FormatInt(q.NewRecurring.Amount, 10),
+		q.NewRecurring.Currency, strconv.Itoa(q.DaysLeft)}
 }
 
 // fmtMinor writes an amount as 12.99 EUR, in its currency's digits (the console formats it per locale).

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"github.com/streamcart/streamcart/api/audit"
+	"strconv"
 	"time"
 
 	"github.com/streamcart/streamcart/api/authz"
@@ -109,14 +111,16 @@ func (s adminOrderActions) Reject(ctx context.Context, p *gen.RejectPayload) (*g
 	}
 	_, ref, err := s.Actions.Reject(ctx, p.ID, deref(p.Reason), pr.Email)
 	detail := deref(p.Reason)
+	var args []string // a reason alone is the operator's own text
 	if ref != nil {
-		verb := "refunded "
+		verb, word := "refunded ", "refunded"
 		if ref.Method == refund.Manual && ref.Reference == "" {
-			verb = "to refund by hand " // a crypto payment to review: listed for the owner
+			verb, word = "to refund by hand ", "to-refund-by-hand" // a crypto payment to review: listed for the owner
 		}
 		detail += " (" + verb + money.Format(ref.Amount.Amount, ref.Amount.Currency) + " " + ref.Amount.Currency + ")"
+		args = []string{audit.WordRejectRefund, deref(p.Reason), word, strconv.FormatInt(ref.Amount.Amount, 10), ref.Amount.Currency}
 	}
-	s.Audit.RecordOperator(ctx, pr.Email, "order-reject", p.ID, detail, err)
+	s.Audit.RecordOperatorParts(ctx, pr.Email, "order-reject", p.ID, detail, args, err)
 	if err != nil {
 		return nil, orderActionError(err)
 	}
@@ -145,7 +149,15 @@ func (s adminOrderActions) Refund(ctx context.Context, p *gen.RefundPayload) (*g
 			detail = "replayed (nothing more refunded): " + detail
 		}
 	}
-	s.Audit.RecordOperator(ctx, pr.Email, "order-refund", p.ID, detail, err)
+	var args []string
+	if err == nil {
+		replayed := ""
+		if r.Replayed {
+			replayed = "replayed"
+		}
+		args = []string{console.AuditRefund, strconv.FormatInt(r.Refund.Amount.Amount, 10), r.Refund.Amount.Currency, r.Refund.Method, p.Reason, replayed}
+	}
+	s.Audit.RecordOperatorParts(ctx, pr.Email, "order-refund", p.ID, detail, args, err)
 	if err != nil {
 		return nil, orderActionError(err)
 	}

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"github.com/streamcart/streamcart/api/audit"
+	"strconv"
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/money"
@@ -79,7 +81,12 @@ func (s adminPayments) Refund(ctx context.Context, p *gen.RefundPayload) (*gen.A
 	if err == nil {
 		detail += " by " + map[bool]string{true: r.Provider + " " + r.RefundID, false: "hand, reference " + r.Reference}[r.RefundID != ""]
 	}
-	s.Audit.RecordOperator(ctx, pr.Email, "payment-refund", p.ID, detail, err)
+	by, ref := "hand", r.Reference
+	if r.RefundID != "" {
+		by, ref = r.Provider, r.RefundID
+	}
+	s.Audit.RecordOperatorParts(ctx, pr.Email, "payment-refund", p.ID, detail,
+		[]string{audit.WordPaymentRefund, r.OrderID, strconv.FormatInt(r.Amount.Amount, 10), r.Amount.Currency, r.Reason, by, ref}, err)
 	if err != nil {
 		return nil, paymentError(err)
 	}
@@ -94,7 +101,8 @@ func (s adminPayments) Accept(ctx context.Context, p *gen.AcceptPayload) (*gen.A
 	r, _, err := s.Payments.AcceptPayment(ctx, p.ID, pr.Email)
 	detail := r.OrderID + ": " + money.Format(r.Amount.Amount, r.Amount.Currency) + " " + r.Amount.Currency + " for " +
 		money.Format(r.Expected.Amount, r.Expected.Currency) + " " + r.Expected.Currency + " (" + r.Reason + ")"
-	s.Audit.RecordOperator(ctx, pr.Email, "payment-accept", p.ID, detail, err)
+	s.Audit.RecordOperatorParts(ctx, pr.Email, "payment-accept", p.ID, detail, []string{audit.WordPaymentAccept, r.OrderID,
+		strconv.FormatInt(r.Amount.Amount, 10), r.Amount.Currency, strconv.FormatInt(r.Expected.Amount, 10), r.Expected.Currency, r.Reason}, err)
 	if err != nil {
 		return nil, paymentError(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/audit"
 	"log/slog"
 	"strconv"
 	"time"
@@ -120,9 +121,9 @@ type Notifier interface {
 	NewCredentials(ctx context.Context, o order.Order) error
 }
 
-// Auditor records each repair (audit.Log.RecordOperator).
+// Auditor records each repair (audit.Log.RecordOperatorParts).
 type Auditor interface {
-	RecordOperator(ctx context.Context, operator, action, target, detail string, err error)
+	RecordOperatorParts(ctx context.Context, operator, action, target, detail string, args []string, err error)
 }
 
 // AuditOperator is the actor of the reconciliation's audit entries.
@@ -273,8 +274,8 @@ func (r *Reconciler) record(ctx context.Context, rep *Report, d Drift, err error
 		r.c.Log.Error("line drift not recorded", "service", d.ServiceID, "kind", d.Kind, "err", rerr)
 	}
 	if r.c.Audit != nil && d.Kind != KindUnexplained {
-		r.c.Audit.RecordOperator(ctx, AuditOperator, "line-drift-"+d.Kind, d.ServiceID,
-			fmt.Sprintf("panel had %s, shop has %s: %s", d.Found, d.Want, d.Action), err)
+		r.c.Audit.RecordOperatorParts(ctx, AuditOperator, "line-drift-"+d.Kind, d.ServiceID,
+			fmt.Sprintf("panel had %s, shop has %s: %s", d.Found, d.Want, d.Action), []string{audit.WordLineDrift, d.Found, d.Want, d.Action}, err)
 	}
 	rep.Drifts = append(rep.Drifts, d)
 }

@@ -34,7 +34,7 @@ func (s *shop) NewCredentials(_ context.Context, o order.Order) error {
 	return nil
 }
 
-func (s *shop) RecordOperator(_ context.Context, op, action, target, _ string, err error) {
+func (s *shop) RecordOperatorParts(_ context.Context, op, action, target, _ string, _ []string, err error) {
 	s.audited = append(s.audited, fmt.Sprintf("%s %s %s %v", op, action, target, err == nil))
 }
 

@@ -556,7 +556,8 @@ func (c *Changes) Fulfil(ctx context.Context, j job.Job) error {
 	c.d.Wake()
 	c.reprice(ctx, svc)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
-	c.d.Audit.Record(ctx, who, "line-change", svc.ID, fmt.Sprintf("order %s paid: change %s applied", o.ID, ch.ID), nil)
+	c.d.Audit.RecordParts(ctx, who, "line-change", svc.ID, fmt.Sprintf("order %s paid: change %s applied", o.ID, ch.ID),
+		[]string{audit.WordChangeApplied, o.ID, ch.ID}, nil)
 	if _, err := c.d.Store.FinishFulfilment(ctx, o.ID); err != nil {
 		return fmt.Errorf("change %s: %w", o.ID, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -287,7 +288,8 @@ func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 	}
 	a, err := r.accounts.Credit(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
-	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
+	r.audit.RecordParts(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits),
+		[]string{audit.WordResellerCredit, o.ID, strconv.Itoa(p.Credits), strconv.Itoa(a.Credits)}, err)
 	if err != nil {
 		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}

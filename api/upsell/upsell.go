@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -412,7 +413,8 @@ func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 	}
 	err = u.lines.SetMaxConnections(ctx, svc.ID, svc.MaxConnections)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
-	u.audit.Record(ctx, who, "upsell", svc.ID, fmt.Sprintf("order %s: +%d, max connections %d", o.ID, up.ExtraQuantity, svc.MaxConnections), err)
+	u.audit.RecordParts(ctx, who, "upsell", svc.ID, fmt.Sprintf("order %s: +%d, max connections %d", o.ID, up.ExtraQuantity, svc.MaxConnections),
+		[]string{audit.WordUpsell, o.ID, strconv.Itoa(up.ExtraQuantity), strconv.Itoa(svc.MaxConnections)}, err)
 	if err != nil {
 		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}

@@ -38,7 +38,7 @@ function texts(tree: Tree, prefix = ''): [string, string][] {
 /**
  * The English the server made, from the fake's answers: a text sent with its parts (args) —
  * an order item's description, an audit entry's detail, a timeline event's summary — and a fixed
- * promotion's plain value sent with its amount. The console words these from the parts, so none
+ * promotion's plain value sent with its amount; and an audit entry's action, a code. The console words these from the parts, so none
  * may show as the server wrote it.
  */
 function serverEnglish(body: unknown, out: Set<string>): void {
@@ -47,9 +47,11 @@ function serverEnglish(body: unknown, out: Set<string>): void {
   const o = body as Record<string, unknown>;
   if (Array.isArray(o.args)) {
     if (typeof o.summary === 'string') out.add(o.summary);
+    if (typeof o.action === 'string') out.add(o.action); // an audit entry's action: a code, worded by the console
     for (const k of ['description', 'detail'] as const) if (o.args.length > 0 && typeof o[k] === 'string' && o[k]) out.add(o[k]);
   }
   if (o.type === 'Fixed Amount' && o.amount && typeof o.value === 'string') out.add(o.value);
+  if (typeof o.reason === 'string' && 'refundable' in o) out.add(o.reason); // a payment to review's reason: a code
   Object.values(o).forEach((v) => serverEnglish(v, out));
 }
 

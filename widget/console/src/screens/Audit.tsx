@@ -6,7 +6,7 @@ import { formatTime } from '../format';
 import { t } from '../messages';
 import { href, navigate, useRoute } from '../router';
 import { Field, Loading, Pager, Status, Table, useCursorPages, useLoad } from '../ui';
-import { auditDetail } from '../ui/serverText';
+import { auditAction, auditDetail } from '../ui/serverText';
 
 const KEYS = ['operator', 'action', 'target', 'ip'] as const;
 
@@ -59,7 +59,7 @@ export function Audit() {
             columns={[
               { header: t.colWhen, cell: (a) => formatTime(a.at) },
               { header: t.colWho, cell: (a) => a.operator || a.customerId },
-              { header: t.colAction, cell: (a) => a.action },
+              { header: t.colAction, cell: (a) => auditAction(a.action) },
               { header: t.colTarget, cell: (a) => <code>{a.target}</code> },
               { header: t.colResult, cell: (a) => <Status value={a.result} /> },
               { header: t.colDetail, cell: (a) => auditDetail(a) || '—' },

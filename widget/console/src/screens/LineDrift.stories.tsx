@@ -5,7 +5,7 @@ import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 const drifts = [
   drift(),
   drift({ id: 8, kind: 'connections', want: '2', found: '5', action: 'failed', error: 'panel unavailable' }),
-  drift({ id: 7, serviceId: '', username: 'stranger1', kind: 'unexplained', want: 'none', found: 'line stranger1', action: 'listed' }),
+  drift({ id: 7, serviceId: '', username: 'stranger1', kind: 'unexplained', want: 'an order', found: 'a line', action: 'listed' }),
 ];
 
 const meta = {

@@ -8,6 +8,7 @@ import { t } from '../messages';
 import { href, Link } from '../router';
 import type { LineDrift as Drift } from '../schemas';
 import { Loading, Pager, Table, useCursorPages, useLoad } from '../ui';
+import { driftValue } from '../ui/serverText';
 
 const PAGE = 100;
 
@@ -63,8 +64,8 @@ export function LineDrift() {
                     ),
                 },
                 { header: t.colDriftKind, cell: (d) => t.driftKinds[d.kind] ?? d.kind },
-                { header: t.colDriftWant, cell: (d) => d.want || '—' },
-                { header: t.colDriftFound, cell: (d) => d.found || '—' },
+                { header: t.colDriftWant, cell: (d) => (d.want ? driftValue(d.want) : '—') },
+                { header: t.colDriftFound, cell: (d) => (d.found ? driftValue(d.found) : '—') },
                 { header: t.colDriftAction, cell: done },
               ]}
             />

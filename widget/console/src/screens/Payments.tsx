@@ -8,6 +8,7 @@ import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import type { Payment } from '../schemas';
 import { ConfirmButton, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
+import { paymentReason } from '../ui/serverText';
 
 const STATES = ['review', 'refunded', 'accepted'] as const;
 
@@ -99,7 +100,7 @@ export function Payments() {
             { header: t.colProvider, cell: (p) => p.provider },
             { header: t.colAmount, cell: money, numeric: true },
             { header: t.colExpected, cell: (p) => formatMoney(p.expected), numeric: true },
-            { header: t.colReason, cell: (p) => p.reason },
+            { header: t.colReason, cell: (p) => paymentReason(p.reason) },
             { header: t.colState, cell: (p) => <Status value={p.state} /> },
             { header: t.colReference, cell: (p) => p.refundId || p.reference || p.refundError || '—' },
             { header: t.colActions, cell: (p) => (p.state === 'review' ? <PaymentActions p={p} action={action} /> : p.decidedBy || '—') },
