@@ -81,7 +81,8 @@ const EXPECT = {
   'checkout-after-payment--cancel-question': ['Cancel this order? Nothing has been charged for it.'],
   'checkout-after-payment--fraud': ['We could not complete your order', 'held for a manual review', 'Contact support'],
   'checkout-after-payment--order-not-found': ['We could not find what you were looking for.'],
-  'checkout-after-payment--signed-out': ['Your session has expired. Please try again.'],
+  // An order link opened where there is no session offers to sign in (issue 25), never "expired".
+  'checkout-after-payment--signed-out': ['Sign in to see this order', 'Sign in'],
   'checkout-after-payment--polling-network-error': ['We could not reach the server. Please check your connection.'],
   'checkout-after-payment--success': ['Welcome aboard!', 'sc91692420', '865762160918', 'Download M3U playlist', 'TiviMate', 'Speed test'],
   'checkout-after-payment--success-trial': ['Welcome aboard!', 'Free Trial', 'sc55012384'],
