@@ -23,13 +23,16 @@ const DeadlineTick = 250 * time.Millisecond
 func CoarseDeadlines(ln net.Listener, tick time.Duration) net.Listener {
 	w := newWatchdog(time.Now, 2*tick)
 	l := &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}
+	startKeepingDate(time.Now())
 	go func() {
 		t := time.NewTicker(tick)
 		defer t.Stop()
+		defer stopKeepingDate()
 		stop := l.stop
 		for {
 			select {
 			case now := <-t.C:
+				keepDate(now) // the answers' Date field (date.go)
 				// After the listener closes, until its last connection does (a graceful
 				// shutdown's requests keep their deadlines).
 				if w.check(now) == 0 && stop == nil {

@@ -33,3 +33,11 @@ func CoarseDeadlinesAt(ln net.Listener, now func() time.Time, near time.Duration
 
 // AppendRFC3339Nano is the access line's time stamp.
 var AppendRFC3339Nano = appendRFC3339Nano
+
+// KeptDate is the Date field value the running watchdogs keep; "" when none runs.
+func KeptDate() string {
+	if d := currentDate.Load(); d != nil {
+		return d.v[0]
+	}
+	return ""
+}

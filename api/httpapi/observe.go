@@ -352,13 +352,17 @@ func (e *exchange) Keep(key, val any) bool {
 
 func (e *exchange) WriteHeader(code int) {
 	if !e.wroteHeader && code >= 200 {
+		stampDate(e.ResponseWriter.Header())
 		e.status, e.wroteHeader = code, true
 	}
 	e.ResponseWriter.WriteHeader(code)
 }
 
 func (e *exchange) Write(b []byte) (int, error) {
-	e.wroteHeader = true
+	if !e.wroteHeader {
+		stampDate(e.ResponseWriter.Header())
+		e.wroteHeader = true
+	}
 	n, err := e.ResponseWriter.Write(b)
 	e.bytes += int64(n)
 	return n, err
@@ -367,7 +371,10 @@ func (e *exchange) Write(b []byte) (int, error) {
 // Flush keeps streaming answers streaming through the wrapper.
 func (e *exchange) Flush() {
 	if f, ok := e.ResponseWriter.(http.Flusher); ok {
-		e.wroteHeader = true
+		if !e.wroteHeader {
+			stampDate(e.ResponseWriter.Header())
+			e.wroteHeader = true
+		}
 		f.Flush()
 	}
 }
