@@ -56,7 +56,7 @@ var _ = Service("adminSummary", func() {
 			Attribute("activeSubscriptions", Int, "Lines Active or Overdue that renew (no trials, no one-time plans), auto-renew on or off")
 			Attribute("churn30d", Float64, "Lines that ended (Cancelled, Terminated, Expired) in the last 30 days ÷ lines live 30 days ago; 0 with none live then")
 			Attribute("renewalsDue", AdminRenewalsDue, "Renewals due within 7 and 30 days")
-			Attribute("failedRenewals", Int, "Renewal invoices that failed since from")
+			Attribute("failedRenewals", Int, "Renewals whose payment failed since from, once each: a renewal invoice that failed, or a saved card declined, needing the buyer's authentication or refused (even if paid afterwards)")
 			Attribute("refunds", AdminCount, "Refunds made since from, in the shop's default currency")
 			Required("from", "orders", "paidRevenue", "refundedRevenue", "netRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
 				"heldOrders", "failedJobs", "deadJobs", "failedMails", "storedMails", "moneyToReview", "paidNotActive", "series",

@@ -718,9 +718,11 @@ func (a *App) Banner(addOperator string) string {
 	fmt.Fprintf(&b, "Shop:     %s%s\n", a.base, web.Base)
 	fmt.Fprintf(&b, "Console:  %s%s\n", a.base, web.ConsolePath)
 	var live []string
+	testKeys := true // every live gateway on its provider's test credentials (Stripe sk_test_…)
 	for _, g := range a.Catalog().Gateways {
 		if g.Module != "sandbox" {
 			live = append(live, g.Module)
+			testKeys = testKeys && a.cfg.Payment.TestCredentials(g.Module)
 		}
 	}
 	switch {
@@ -728,6 +730,8 @@ func (a *App) Banner(addOperator string) string {
 		b.WriteString("Payments: sandbox: no real money\n")
 	case a.cfg.Payment.TestMode:
 		fmt.Fprintf(&b, "Payments: %s, test mode: no real money\n", strings.Join(live, ", "))
+	case testKeys:
+		fmt.Fprintf(&b, "Payments: %s (test keys): no real money\n", strings.Join(live, ", "))
 	default:
 		fmt.Fprintf(&b, "Payments: %s: real money\n", strings.Join(live, ", "))
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store/storetest"
+	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
@@ -519,6 +520,58 @@ func TestRenewWithCardRefusedWithoutCardGatewayOrRenewal(t *testing.T) {
 		o := s.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Gateway: ptr("sandbox")})
 		if got, err := s.app.Store().Order(t.Context(), o.OrderID); err != nil || got.RenewWithCard {
 			t.Fatalf("order %+v %v: want no consent", got, err)
+		}
+	})
+}
+
+// TestCardRenewalDeclinedIsAFailedRenewal: a saved card declined at the due day leaves its
+// renewal invoice open for the pay link, and the dashboard counts that renewal among the failed
+// ones (found by hand: it said 0 while the line went Overdue), once however many attempts fail,
+// and still once after a later attempt paid it.
+func TestCardRenewalDeclinedIsAFailedRenewal(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		c := newConsole(t, func(cfg *app.Config) {
+			cfg.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
+			cfg.PublicURL = "https://shop.example"
+			cfg.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
+		})
+		owner := c.roles()["owner"]
+		ctx := t.Context()
+		failed := func() int {
+			t.Helper()
+			s, err := c.summary.Get(ctx, &genadminsummary.GetPayload{Session: &owner.cookie, Days: 30})
+			if err != nil {
+				t.Fatalf("GET /admin/summary: %v", err)
+			}
+			return s.FailedRenewals
+		}
+		_, due, _ := c.cardRenewal(f, "declined@example.com")
+		if n := failed(); n != 0 {
+			t.Fatalf("failedRenewals %d before any charge, want 0", n)
+		}
+		day := due.UTC().Truncate(24 * time.Hour)
+		for i, step := range []struct {
+			at     time.Time
+			answer string
+			want   int
+		}{
+			{day.Add(time.Hour), "decline", 1},
+			{day.Add(25 * time.Hour), "authenticate", 1}, // the same renewal failing again
+			{day.Add(73 * time.Hour), "succeed", 1},      // paid at last: it did fail in the period
+		} {
+			f.answerWith(step.answer)
+			advanceTo(t, step.at, c.shop)
+			if _, err := c.app.ChargeRenewals(ctx); err != nil {
+				t.Fatalf("step %d: charge: %v", i, err)
+			}
+			c.drain()
+			if _, intents := f.calls(); intents != i+1 {
+				t.Fatalf("step %d: %d charges, want %d", i, intents, i+1)
+			}
+			if n := failed(); n != step.want {
+				t.Fatalf("step %d (%s): failedRenewals %d, want %d", i, step.answer, n, step.want)
+			}
 		}
 	})
 }

@@ -196,6 +196,11 @@ func CheckTestClock(cfg Config) error {
 	return nil
 }
 
+// TestCredentials reports whether module m is set up with its provider's test credentials
+// (Stripe's sk_test_… or rk_test_… keys; Coinbase and Cryptomus have none): such a gateway takes
+// no real money.
+func (cfg Config) TestCredentials(m string) bool { return cfg.testCredentials(m) }
+
 // testCredentials reports whether module m is set up with its provider's test credentials.
 func (cfg Config) testCredentials(m string) bool {
 	switch m {

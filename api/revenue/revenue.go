@@ -24,7 +24,8 @@ type Store interface {
 	// Churn counts the lines (not trials) that ended (Cancelled, Terminated, Expired) with their
 	// period in [from, now], and those that were live at from.
 	Churn(ctx context.Context, from, now time.Time) (ended, liveAtFrom int, err error)
-	// FailedRenewals counts renewal invoices that failed since from.
+	// FailedRenewals counts the renewals whose payment failed since from, once each: a failed
+	// invoice, or a saved card's off-session charge declined, needing authentication or refused.
 	FailedRenewals(ctx context.Context, from time.Time) (int, error)
 	// RefundTotals counts the refunds made since from and sums them per currency.
 	RefundTotals(ctx context.Context, from time.Time) (int, map[string]int64, error)
@@ -48,7 +49,8 @@ type Figures struct {
 	// Due7 and Due30 are the renewals due (overdue ones included) within 7 and 30 days, with
 	// auto-renew on, and what they will charge.
 	Due7, Due30 Count
-	// FailedRenewals are renewal invoices that failed since the summary's first day.
+	// FailedRenewals are the renewals whose payment failed since the summary's first day (a
+	// failed invoice or a saved card not charged), once each.
 	FailedRenewals int
 	// Refunds are the refunds since the summary's first day.
 	Refunds Count

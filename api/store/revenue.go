@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/renewal"
 )
 
 // recurringWhere picks the lines that renew: Active or Overdue, no trial, a due date.
@@ -69,11 +70,18 @@ func (s *db) Churn(ctx context.Context, from, now time.Time) (ended, liveAtFrom 
 	return ended, liveAtFrom, nil
 }
 
-// FailedRenewals counts renewal invoices that failed since from.
+// FailedRenewals counts the renewals whose payment failed since from, once each: an invoice
+// that failed, or an off-session charge of the saved card that was declined, needed the buyer's
+// authentication or was refused (renewal_charges), even when a later attempt or the pay link paid
+// it. A declined card leaves its invoice open, so the invoice alone never showed it.
 func (s *db) FailedRenewals(ctx context.Context, from time.Time) (int, error) {
 	var n int
+	f := fmtTime(from)
 	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoices i JOIN orders o ON o.id = i.order_id
-		WHERE o.kind = ? AND i.status = ? AND o.updated_at >= ?`, string(order.KindRenewal), string(order.InvoiceFailed), fmtTime(from)).Scan(&n)
+		WHERE o.kind = ? AND ((i.status = ? AND o.updated_at >= ?)
+			OR EXISTS (SELECT 1 FROM renewal_charges c WHERE c.order_id = o.id AND c.outcome IN (?, ?, ?) AND c.at >= ?))`,
+		string(order.KindRenewal), string(order.InvoiceFailed), f,
+		renewal.ChargeDeclined, renewal.ChargeAuthRequired, renewal.ChargeRefused, f).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("failed renewals: %w", err)
 	}

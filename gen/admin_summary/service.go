@@ -124,7 +124,9 @@ type GetResult struct {
 	Churn30d float64
 	// Renewals due within 7 and 30 days
 	RenewalsDue *AdminRenewalsDue
-	// Renewal invoices that failed since from
+	// Renewals whose payment failed since from, once each: a renewal invoice that
+	// failed, or a saved card declined, needing the buyer's authentication or
+	// refused (even if paid afterwards)
 	FailedRenewals int
 	// Refunds made since from, in the shop's default currency
 	Refunds *AdminCount

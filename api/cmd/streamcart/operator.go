@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/operator"
-	"github.com/streamcart/streamcart/api/testclock"
 )
 
 const operatorUsage = `Usage:
@@ -74,12 +73,10 @@ func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	// Setup links expire on business time, as the shop reads it (the test clock included).
-	offset, err := testclock.Offset(ctx, st)
-	if err != nil {
-		return err
-	}
-	ops := operator.New(st, operator.Config{}, slog.New(slog.DiscardHandler), func() time.Time { return time.Now().Add(offset) })
+	// Setup links are security time: they expire on real time, as the shop checks them
+	// (api/app/admin.go), never on the test clock, or a link made after `clock advance 30d`
+	// would stay good for 31 days.
+	ops := operator.New(st, operator.Config{}, slog.New(slog.DiscardHandler), time.Now)
 	switch sub {
 	case "add":
 		inv, err := ops.Add(ctx, pos[0], r)

@@ -6,8 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
+	"github.com/streamcart/streamcart/api/testclock"
 )
 
 func TestOperatorCommands(t *testing.T) {
@@ -65,4 +69,53 @@ func TestOperatorCommands(t *testing.T) {
 			t.Errorf("%v: no error", args)
 		}
 	}
+}
+
+// TestOperatorSetupLinkOnRealTime (issue 26, point 9: setup links read real time, as the shop
+// checks them): with the test clock 30 days ahead, operator add and reset make links that expire
+// 24 hours after real time, and say so. They were stamped on business time, so such a link
+// stayed good for 31 days and the command printed a date a month ahead (found on the
+// card-renewal walk, an operator added after clock advance).
+func TestOperatorSetupLinkOnRealTime(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		db := b.NewDB(t)
+		st, err := store.OpenURL(t.Context(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := testclock.Advance(t.Context(), payment.Config{}, st, 30*24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		until := regexp.MustCompile(`within 24 hours \(until ([0-9TZ:-]+)\)`)
+		for _, args := range [][]string{
+			{"operator", "add", "me@example.com", "--role", "owner", "--db", db, "--public-url", "https://shop.example"},
+			{"operator", "reset", "me@example.com", "--db", db, "--public-url", "https://shop.example"},
+		} {
+			var out bytes.Buffer
+			before := time.Now()
+			if err := operatorCommand(t.Context(), args, &out); err != nil {
+				t.Fatal(err)
+			}
+			after := time.Now()
+			m := until.FindStringSubmatch(out.String())
+			if m == nil {
+				t.Fatalf("%s printed no expiry:\n%s", args[1], out.String())
+			}
+			printed, err := time.Parse(time.RFC3339, m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lo, hi := before.Add(24*time.Hour).Truncate(time.Second), after.Add(24*time.Hour); printed.Before(lo) || printed.After(hi) {
+				t.Errorf("%s: link until %s, want 24 hours after real time (%s…%s)", args[1], printed, lo, hi)
+			}
+		}
+		var latest string
+		if err := storetest.Open(t, db).QueryRowContext(t.Context(), `SELECT MAX(expires_at) FROM operator_setup_tokens`).Scan(&latest); err != nil {
+			t.Fatal(err)
+		}
+		if exp, err := time.Parse(time.RFC3339Nano, latest); err != nil || exp.After(time.Now().Add(24*time.Hour)) {
+			t.Fatalf("stored expiry %q %v: want at most 24 hours after real time", latest, err)
+		}
+	})
 }

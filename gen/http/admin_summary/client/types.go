@@ -63,7 +63,9 @@ type GetResponseBody struct {
 	Churn30d *float64 `form:"churn30d,omitempty" json:"churn30d,omitempty" xml:"churn30d,omitempty"`
 	// Renewals due within 7 and 30 days
 	RenewalsDue *AdminRenewalsDueResponseBody `form:"renewalsDue,omitempty" json:"renewalsDue,omitempty" xml:"renewalsDue,omitempty"`
-	// Renewal invoices that failed since from
+	// Renewals whose payment failed since from, once each: a renewal invoice that
+	// failed, or a saved card declined, needing the buyer's authentication or
+	// refused (even if paid afterwards)
 	FailedRenewals *int `form:"failedRenewals,omitempty" json:"failedRenewals,omitempty" xml:"failedRenewals,omitempty"`
 	// Refunds made since from, in the shop's default currency
 	Refunds *AdminCountResponseBody `form:"refunds,omitempty" json:"refunds,omitempty" xml:"refunds,omitempty"`

@@ -63,7 +63,9 @@ type GetResponseBody struct {
 	Churn30d float64 `form:"churn30d" json:"churn30d" xml:"churn30d"`
 	// Renewals due within 7 and 30 days
 	RenewalsDue *AdminRenewalsDueResponseBody `form:"renewalsDue" json:"renewalsDue" xml:"renewalsDue"`
-	// Renewal invoices that failed since from
+	// Renewals whose payment failed since from, once each: a renewal invoice that
+	// failed, or a saved card declined, needing the buyer's authentication or
+	// refused (even if paid afterwards)
 	FailedRenewals int `form:"failedRenewals" json:"failedRenewals" xml:"failedRenewals"`
 	// Refunds made since from, in the shop's default currency
 	Refunds *AdminCountResponseBody `form:"refunds" json:"refunds" xml:"refunds"`
