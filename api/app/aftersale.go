@@ -171,6 +171,19 @@ func (a *App) upsellUpstream() upsell.Upstream {
 	return a.upgrades
 }
 
+// consoleDueDates reads the next due dates of a page of the console's list of lines where WHMCS
+// owns them (WHMCS mode: its nextduedate, once per distinct client through the services cache);
+// nil in the built-in back end (the stored dates).
+func (a *App) consoleDueDates() console.DueDates {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	cfg := a.cfg
+	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
+		cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)
+	return lines.NextDueDates
+}
+
 // consoleLines is who the seller console's line actions act through, the billing system that
 // owns the lines' due dates ("": the shop) and where their next due dates are read (nil: as
 // stored): in WHMCS mode WHMCS's module commands (the lines are WHMCS's; the built-in panel has

@@ -2619,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"pcz\" --q \"94f\" --due-within \"lpp\" --auto-renew true --pid 2859471632229663802 --session \"jfk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"czu\" --q \"4fg\" --due-within \"pp6\" --auto-renew true --pid 7514140401035521622 --session \"fkc\"")
 }
 
 func adminServicesCancelUsage() {
