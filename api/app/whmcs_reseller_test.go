@@ -91,6 +91,22 @@ func TestWHMCSResellerOrder(t *testing.T) {
 			t.Fatalf("%d credits, %d AddInvoicePayment after more runs", n, f.CallCount("AddInvoicePayment"))
 		}
 
+		// WHMCS's cron invoices the next month: that invoice is not sold here (it would grant no
+		// credits), and the services view places no order for it.
+		due, _ := time.Parse(time.DateOnly, st.Services[0].NextDueDate)
+		if res := f.RunCronAt(due.AddDate(0, 0, -whmcsfake.RenewalDays)); len(res.Invoices) != 1 {
+			t.Fatalf("cron: %+v", res)
+		}
+		c.clock.Add(time.Minute)
+		c.getService(buyer.Token, ord.ServiceID)
+		status, _, out := c.raw(http.MethodPost, "/checkout/api/services/"+ord.ServiceID+"/renew", buyer.Token, strings.NewReader(`{}`))
+		if status != http.StatusConflict {
+			t.Fatalf("POST /services/{id}/renew of a reseller plan = %d %s, want 409", status, out)
+		}
+		if n := c.count(`SELECT COUNT(*) FROM orders WHERE kind = 'renewal'`); n != 0 {
+			t.Fatalf("%d renewal orders placed for a reseller plan's WHMCS invoice", n)
+		}
+
 		// A full refund: the credits come back off, the refund is recorded in WHMCS, its service cancelled there.
 		owner := c.roles()["owner"]
 		r, err := c.clientsOf().actions.Refund(ctx, &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf, ID: ord.OrderID, Reason: "asked"})
@@ -105,10 +121,10 @@ func TestWHMCSResellerOrder(t *testing.T) {
 			t.Fatalf("%d cancelled services of the refunded plan, want 1", n)
 		}
 		st = f.State()
-		out := refundsOut(st)
-		if len(out) != 1 || out[0].Refunded != "149.00" || st.Invoices[0].Status != "Refunded" || st.Services[0].Status != "Cancelled" ||
+		refunds := refundsOut(st)
+		if len(refunds) != 1 || refunds[0].Refunded != "149.00" || st.Invoices[0].Status != "Refunded" || st.Services[0].Status != "Cancelled" ||
 			len(st.Module) != 0 {
-			t.Fatalf("WHMCS after the refund: refunds %+v, invoice %+v, service %+v, module %+v", out, st.Invoices[0], st.Services[0], st.Module)
+			t.Fatalf("WHMCS after the refund: refunds %+v, invoice %+v, service %+v, module %+v", refunds, st.Invoices[0], st.Services[0], st.Module)
 		}
 	})
 }
