@@ -110,6 +110,7 @@ var _ = Service("adminServices", func() {
 		Result(func() {
 			Attribute("services", ArrayOf(AdminSubscription))
 			Attribute("nextCursor", String, "Empty on the last page")
+			Attribute("dueDatesUnavailable", Boolean, "WHMCS mode: true when WHMCS did not answer, so some WHMCS lines of this page show no next due date (and no overdue days); the page is otherwise complete. Absent otherwise (always in the built-in back end)")
 			Required("services", "nextCursor")
 		})
 		Error("invalid_status", ErrorResult, "status is none of the buyer's service statuses.")

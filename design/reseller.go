@@ -67,6 +67,7 @@ var _ = Service("resellers", func() {
 		Error("password_mismatch", ErrorResult, "The password and its confirmation differ.")
 		Error("weak_password", ErrorResult, "The password is too short.")
 		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
+		Error("price_changed", PriceChanged, "WHMCS mode: the seller's WHMCS invoices the plan at another total than the quote (its order was cancelled there); the body holds the fresh quote at WHMCS's total; nothing was stored or charged.")
 		HTTP(func() {
 			POST("/resellers/orders")
 			bearer()
@@ -75,6 +76,7 @@ var _ = Service("resellers", func() {
 			Response("idempotency_mismatch", StatusUnprocessableEntity)
 			Response("password_mismatch", StatusUnprocessableEntity)
 			Response("weak_password", StatusBadRequest)
+			Response("price_changed", StatusConflict)
 		})
 	})
 	Method("getService", func() {

@@ -74,13 +74,25 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      a.manageServices(cfg, mgr, az, auditLog),
 		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, notices, a.log, now, a.upsellUpstream()),
-		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
+		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: a.newResellerPID(cfg)}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
 		affiliates:  affiliate.New(a.store, now),
 		notices:     notices,
 		renewalMail: renewalMail,
 	}, nil
+}
+
+// newResellerPID is the new-reseller product a first reseller plan adds (STREAMCART_NEW_RESELLER_PID):
+// none in WHMCS mode, where a reseller order is one WHMCS order of the plan's product alone
+// (docs/whmcs.md, Reseller plans); a set one is logged as not applied.
+func (a *App) newResellerPID(cfg Config) int {
+	if a.whmcsClient != nil && cfg.NewResellerPID > 0 {
+		a.log.Warn("the new-reseller product is not added in WHMCS mode: a reseller order is the plan's WHMCS product alone",
+			"pid", cfg.NewResellerPID)
+		return 0
+	}
+	return cfg.NewResellerPID
 }
 
 // storeName is the shop's name in mail: Streamcart when none is set.
@@ -157,6 +169,19 @@ func (a *App) upsellUpstream() upsell.Upstream {
 		return nil
 	}
 	return a.upgrades
+}
+
+// consoleDueDates reads the next due dates of a page of the console's list of lines where WHMCS
+// owns them (WHMCS mode: its nextduedate, once per distinct client through the services cache);
+// nil in the built-in back end (the stored dates).
+func (a *App) consoleDueDates() console.DueDates {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	cfg := a.cfg
+	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
+		cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)
+	return lines.NextDueDates
 }
 
 // consoleLines is who the seller console's line actions act through, the billing system that

@@ -175,11 +175,6 @@ const (
 	BackendWHMCS   = "whmcs"
 )
 
-// msgResellersOff answers a reseller order in WHMCS mode: a reseller plan gives panel credits,
-// which WHMCS's API can neither give nor read (they live in the seller's module and panel), so
-// it is refused rather than paid for and not delivered (docs/whmcs.md, Not yet).
-const msgResellersOff = "Ordering is not available yet for reseller plans here: this shop's billing system (WHMCS) keeps reseller credits in its panel module, which this checkout cannot credit. Please order reseller plans in the shop's WHMCS client area. Nothing was charged or stored."
-
 // App is an assembled shop.
 type App struct {
 	cfg     Config
@@ -415,10 +410,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
 		// recorded there; an order cancelled or expired here is cancelled there
 		// (order.JobUpstreamCancel), a refunded one's services ended there.
-		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, cfg.WHMCS.ExtraOption, a.whmcsServices,
+		home := whmcsorder.NewHome(a.whmcsClient, st, orders, after.resellers, cfg.WHMCS.Gateways, cfg.WHMCS.ExtraOption, a.whmcsServices,
 			bell.Ring, log, now)
-		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews).
+		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews); a
+		// reseller plan is a product of WHMCS's reseller group, its credits granted in our ledger.
 		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell], homes[order.KindRenewal] = home, home, home, home
+		homes[order.KindReseller] = home
 		whmcsJobs = home.Jobs()
 		upstreamRenew = whmcsorder.NewRenewals(a.whmcsClient, st, orders, log, now)
 	}
@@ -469,16 +466,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
-	resellersOff := ""
-	if a.whmcs != nil {
-		resellersOff = msgResellersOff
-	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, st, cfg.OrderStreams, log)
 	consoleLines, billedIn, nextDue := a.consoleLines(cfg, lines.(panel.Manager))
 	api := httpapi.New(httpapi.Deps{
-		ResellersOff: resellersOff, UpstreamRenew: upstreamRenew,
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		UpstreamRenew: upstreamRenew,
+		Catalog:       cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,

@@ -15,7 +15,7 @@ func (a *App) withSubscriptions(adm *httpapi.Admin, after *afterSale, now func()
 	links := renewal.PayLinkMail{Renewals: after.renewals, Mail: after.renewalMail,
 		Config: renewal.Config{LeadDays: a.cfg.RenewalLeadDays, GraceDays: a.cfg.RenewalGraceDays, TerminateAfterDays: a.cfg.TerminateAfterDays,
 			Locate: a.locate}}
-	adm.Subscriptions = console.NewSubscriptions(a.store, after.renewals, links, now)
+	adm.Subscriptions = console.NewSubscriptions(a.store, after.renewals, links, a.consoleDueDates(), now)
 	adm.Changes = after.changes
 	adm.Settings = a.cfg.Settings
 	return adm

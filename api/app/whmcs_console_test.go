@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/store/storetest"
 	"github.com/streamcart/streamcart/api/whmcs"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
@@ -222,5 +223,85 @@ func TestWHMCSConsoleNextDue(t *testing.T) {
 		}
 		c.clock.Add(time.Minute) // past the short services cache
 		due(next)
+	})
+}
+
+// TestWHMCSConsoleListNextDue: the console's list of lines (GET /admin/services) shows a WHMCS
+// line's next due date as WHMCS has it (nothing of it is stored here: the rows showed none
+// before), with the overdue days derived from it, reading WHMCS once per distinct client of the
+// page (three lines of one client, one of another: two GetClientsProducts, not four). WHMCS down:
+// the list still answers, its WHMCS lines without a date, dueDatesUnavailable set, after at most
+// one failed call per client.
+func TestWHMCSConsoleListNextDue(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		ctx := t.Context()
+		for range 3 {
+			paidWHMCSOrder(t, c, "many@example.com")
+		}
+		paidWHMCSOrder(t, c, "one@example.com")
+		owner := c.roles()["owner"] // a viewer sees usernames masked
+		list := func() *genservices.ListResult {
+			t.Helper()
+			res, err := c.clientsOf().services.List(ctx, &genservices.ListPayload{Session: &owner.cookie, Limit: 50})
+			if err != nil {
+				t.Fatalf("GET /admin/services at %s: %v", c.clock.Now(), err)
+			}
+			if len(res.Services) != 4 {
+				t.Fatalf("%d lines listed, want 4", len(res.Services))
+			}
+			return res
+		}
+		wantDue := map[string]string{} // WHMCS username → its due date
+		for _, s := range f.State().Services {
+			wantDue[s.Username] = s.NextDueDate
+		}
+		c.clock.Add(time.Minute) // past the services cache the purchases filled
+		before := f.CallCount("GetClientsProducts")
+		res := list()
+		if n := f.CallCount("GetClientsProducts") - before; n != 2 {
+			t.Fatalf("%d GetClientsProducts for a page of 4 lines of 2 clients, want 2", n)
+		}
+		if res.DueDatesUnavailable != nil {
+			t.Fatal("dueDatesUnavailable with WHMCS up")
+		}
+		for _, r := range res.Services {
+			if want := wantDue[r.Username]; want == "" || want == "0000-00-00" || r.NextDueDate != want || r.OverdueDays != 0 {
+				t.Fatalf("line %+v: want WHMCS's next due date %q, not overdue", r, want)
+			}
+		}
+		// Again within the cache's few seconds: no more calls.
+		before = f.CallCount("GetClientsProducts")
+		list()
+		if n := f.CallCount("GetClientsProducts") - before; n != 0 {
+			t.Fatalf("%d GetClientsProducts for the same page a moment later, want 0", n)
+		}
+
+		// Past WHMCS's due date (nobody paid WHMCS's renewal): the rows say how many days overdue.
+		due, _ := time.Parse(time.DateOnly, res.Services[0].NextDueDate)
+		c.clock.Add(due.Add(3*24*time.Hour + time.Hour).Sub(c.clock.Now()))
+		owner = c.signIn("owner2@example.com", c.enrol("owner2@example.com", operator.RoleOwner)) // the month-old session ran out
+		for _, r := range list().Services {
+			if r.OverdueDays != 3 {
+				t.Fatalf("line %s due %s: %d days overdue on %s, want 3", r.ServiceID, r.NextDueDate, r.OverdueDays, c.clock.Now())
+			}
+		}
+
+		// WHMCS down: the list answers, without WHMCS's dates, and says so.
+		f.SetStatus(http.StatusServiceUnavailable)
+		c.clock.Add(time.Minute)
+		before = f.CallCount("GetClientsProducts")
+		res = list()
+		if n := f.CallCount("GetClientsProducts") - before; n > 2 {
+			t.Fatalf("%d GetClientsProducts with WHMCS down for 2 clients, want at most 2", n)
+		}
+		if res.DueDatesUnavailable == nil || !*res.DueDatesUnavailable {
+			t.Fatal("dueDatesUnavailable not set with WHMCS down")
+		}
+		for _, r := range res.Services {
+			if r.NextDueDate != "" || r.OverdueDays != 0 {
+				t.Fatalf("line %+v with WHMCS down: want no date (none is stored)", r)
+			}
+		}
 	})
 }

@@ -31,8 +31,7 @@ func whmcsSettings(url string) whmcs.Settings {
 
 // TestWHMCSCatalog: in WHMCS mode the storefront's plans are WHMCS's (names and prices, read
 // again on the poll, the last good read kept while WHMCS is down) dressed by the catalog file;
-// an upsell or reseller order is refused 503 unavailable with nothing stored, since only plans
-// and trials are placed in WHMCS so far.
+// the reseller group's products are the reseller plans (TestWHMCSResellerOrder buys one).
 func TestWHMCSCatalog(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s, f := whmcsShop(t)
@@ -70,21 +69,10 @@ func TestWHMCSCatalog(t *testing.T) {
 		}
 		f.SetStatus(0)
 
-		token := s.identify("buyer@example.com", "").Token
-		for path, req := range map[string]string{
-			"/checkout/api/resellers/orders": `{"pid":10,"password":"long enough 1","confirmPassword":"long enough 1"}`,
-		} {
-			status, _, body := s.raw(http.MethodPost, path, token, strings.NewReader(req))
-			if status != http.StatusServiceUnavailable || !strings.Contains(string(body), `"name":"unavailable"`) ||
-				!strings.Contains(string(body), "Ordering is not available yet") || !strings.Contains(string(body), "reseller credits") {
-				t.Fatalf("POST %s: %d %s", path, status, body)
-			}
-		}
-		if n := s.count("SELECT COUNT(*) FROM orders"); n != 0 {
-			t.Fatalf("%d orders stored", n)
-		}
-		if n := f.CallCount("AddOrder"); n != 0 {
-			t.Fatalf("%d AddOrder calls", n)
+		// The reseller group's products are the reseller plans, dressed with the catalog file's credits.
+		status, _, body2 := s.raw(http.MethodGet, "/checkout/api/resellers/products?currency=EUR", "", nil)
+		if status != http.StatusOK || !strings.Contains(string(body2), `"name":"Reseller Starter"`) || !strings.Contains(string(body2), `"amount":14900`) {
+			t.Fatalf("GET /products (resellers): %d %s", status, body2)
 		}
 	})
 }

@@ -121,20 +121,47 @@ type PayLinkSender interface {
 	Send(ctx context.Context, svc order.Service) (order.Order, error)
 }
 
+// DueDates reads, for a page of lines at once, the next due dates of those another billing
+// system owns (WHMCS mode: WHMCS's nextduedate, one read per distinct client): by service id,
+// the lines it could read. unavailable is true when it could not ask for some of them (WHMCS
+// down): those rows keep their stored dates, and the list still answers.
+type DueDates func(ctx context.Context, lines []order.Service) (dates map[string]time.Time, unavailable bool)
+
 // Subscriptions is the console's list of lines and what support does to their renewal.
 type Subscriptions struct {
 	store    ServiceStore
 	renewals Renewer
 	links    PayLinkSender
+	due      DueDates
 	now      func() time.Time
 }
 
-// NewSubscriptions returns the subscriptions on business time now.
-func NewSubscriptions(store ServiceStore, renewals Renewer, links PayLinkSender, now func() time.Time) *Subscriptions {
+// NewSubscriptions returns the subscriptions on business time now; due reads the next due dates
+// of the lines another billing system owns (nil: as stored).
+func NewSubscriptions(store ServiceStore, renewals Renewer, links PayLinkSender, due DueDates, now func() time.Time) *Subscriptions {
 	if now == nil {
 		now = time.Now
 	}
-	return &Subscriptions{store: store, renewals: renewals, links: links, now: now}
+	return &Subscriptions{store: store, renewals: renewals, links: links, due: due, now: now}
+}
+
+// fillDue sets the rows' next due dates the billing system owning them has (DueDates) over the
+// stored ones; unavailable: it could not be asked for some.
+func (s *Subscriptions) fillDue(ctx context.Context, rows []ServiceRow) (unavailable bool) {
+	if s.due == nil || len(rows) == 0 {
+		return false
+	}
+	lines := make([]order.Service, len(rows))
+	for i, r := range rows {
+		lines[i] = r.Service
+	}
+	dates, unavailable := s.due(ctx, lines)
+	for i := range rows {
+		if d, ok := dates[rows[i].ID]; ok && !d.IsZero() {
+			rows[i].NextDueDate = d
+		}
+	}
+	return unavailable
 }
 
 // Now is the business time the list is computed on.
@@ -144,10 +171,20 @@ func (s *Subscriptions) Now() time.Time { return s.now().UTC() }
 type ServicePage struct {
 	Services []Subscription
 	Next     string
+	// DueDatesUnavailable: the billing system owning some of the page's lines (WHMCS) could not
+	// be asked for their next due dates; those rows show the stored ones (none for WHMCS's).
+	DueDatesUnavailable bool
 }
 
-// List lists a page of lines, soonest due first. dueWithin counts from now (business time).
+// List lists a page of lines, soonest due first. dueWithin counts from now (business time). The
+// order and the dueWithin filter are the stored dates'; a line another billing system owns
+// (WHMCS's, no stored date: last) shows that system's date (DueDates, once per distinct client).
 func (s *Subscriptions) List(ctx context.Context, f ServiceFilter, dueWithin *time.Duration, cursor string) (ServicePage, error) {
+	return s.list(ctx, f, dueWithin, cursor, true)
+}
+
+// list is List; due false leaves the stored dates (an export: no billing-system read per page).
+func (s *Subscriptions) list(ctx context.Context, f ServiceFilter, dueWithin *time.Duration, cursor string, due bool) (ServicePage, error) {
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
 		key, id, ok := strings.Cut(string(b), "|")
@@ -174,6 +211,11 @@ func (s *Subscriptions) List(ctx context.Context, f ServiceFilter, dueWithin *ti
 		rows = rows[:want]
 		last := rows[want-1]
 		p.Next = base64.RawURLEncoding.EncodeToString([]byte(last.SortKey + "|" + last.ID))
+	}
+	// After the page is cut (the cursor is the stored order's), before the rows derive their
+	// renewal from the date.
+	if due {
+		p.DueDatesUnavailable = s.fillDue(ctx, rows)
 	}
 	for _, r := range rows {
 		sub, err := s.subscription(ctx, r, now)
@@ -225,7 +267,9 @@ func (s *Subscriptions) Get(ctx context.Context, id string) (Subscription, error
 	if err != nil {
 		return Subscription{}, err
 	}
-	return s.subscription(ctx, r, s.Now())
+	rows := []ServiceRow{r}
+	s.fillDue(ctx, rows)
+	return s.subscription(ctx, rows[0], s.Now())
 }
 
 // SetAutoRenew turns the buyer's auto-renew off or on through the buyer's own code path
@@ -266,7 +310,8 @@ func (s *Subscriptions) All(ctx context.Context, f ServiceFilter, dueWithin *tim
 	cursor := ""
 	for {
 		f.Limit = 200
-		p, err := s.List(ctx, f, dueWithin, cursor)
+		// The stored dates: an export of thousands of lines does not read WHMCS per client.
+		p, err := s.list(ctx, f, dueWithin, cursor, false)
 		if err != nil {
 			return nil, err
 		}

@@ -75,6 +75,9 @@ func (s adminServices) List(ctx context.Context, p *gen.ListPayload) (*gen.ListR
 		return nil, err
 	}
 	res := &gen.ListResult{Services: []*gen.AdminSubscription{}, NextCursor: page.Next}
+	if page.DueDatesUnavailable {
+		res.DueDatesUnavailable = &page.DueDatesUnavailable
+	}
 	for _, v := range page.Services {
 		res.Services = append(res.Services, adminSubscription(v, creds))
 	}

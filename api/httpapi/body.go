@@ -23,8 +23,10 @@ import (
 	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
+	resellerssrv "github.com/streamcart/streamcart/gen/http/resellers/server"
 	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
 	genorder "github.com/streamcart/streamcart/gen/order"
+	genresellers "github.com/streamcart/streamcart/gen/resellers"
 	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
@@ -309,6 +311,9 @@ func formatError(ctx context.Context, err error) goahttp.Statuser {
 	if pc := new(genorder.PriceChanged); errors.As(err, &pc) {
 		return priceChangedBody{ordersrv.NewCreatePriceChangedResponseBody(pc)}
 	}
+	if pc := new(genresellers.PriceChanged); errors.As(err, &pc) {
+		return resellerPriceChangedBody{resellerssrv.NewOrderPriceChangedResponseBody(pc)}
+	}
 	if ta := new(gensession.TooManyAttempts); errors.As(err, &ta) {
 		return tooManyAttemptsBody{sessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
 	}
@@ -342,6 +347,13 @@ type priceChangedBody struct {
 }
 
 func (priceChangedBody) StatusCode() int { return http.StatusConflict }
+
+// resellerPriceChangedBody is a reseller order's price_changed (WHMCS mode): the same shape.
+type resellerPriceChangedBody struct {
+	*resellerssrv.OrderPriceChangedResponseBody
+}
+
+func (resellerPriceChangedBody) StatusCode() int { return http.StatusConflict }
 
 // invalidCatalogBody is a refused catalog's problems, each with its line and field path.
 type invalidCatalogBody struct{ body any }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -39,7 +40,15 @@ func (s *resellersService) Me(ctx context.Context, _ *genresellers.MePayload) (*
 }
 
 func resellerError(err error) error {
+	var changed *order.PriceChangedError
 	switch {
+	case errors.As(err, &changed):
+		// WHMCS mode: WHMCS's invoice totals otherwise (its order was cancelled there).
+		return &genresellers.PriceChanged{Name: "price_changed",
+			Message: "The price has changed. Please review the new total before paying.", Quote: resellerQuote(changed.Quote)}
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		// WHMCS's own words stay in the log, with the action that failed.
+		return genresellers.MakeUnavailable(errors.New(msgBillingUnavailable))
 	case errors.Is(err, order.ErrNotFound):
 		return genresellers.MakeNotFound(errors.New(msgServiceNotFound))
 	case errors.Is(err, reseller.ErrNotReseller), errors.Is(err, pricing.ErrUnknownProduct):
@@ -62,6 +71,22 @@ func resellerError(err error) error {
 		return genresellers.MakeBadRequest(errors.New(msgLongPassword))
 	}
 	return err
+}
+
+// resellerQuote is q as the reseller service answers it: the design's one QuoteResult, generated
+// once per service with the same fields, so the order service's conversion is reused.
+func resellerQuote(q pricing.Quote) *genresellers.QuoteResult {
+	var r genresellers.QuoteResult
+	b, err := json.Marshal(orderQuote(q))
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil { // cannot happen with one design type; the total at least
+		total := &genresellers.Money{Amount: q.Total.Amount, Currency: q.Total.Currency}
+		return &genresellers.QuoteResult{Pid: q.PID, BillingCycle: string(q.Cycle), Currency: q.Currency, Lines: []*genresellers.QuoteLine{},
+			Subtotal: total, Total: total, Net: total}
+	}
+	return &r
 }
 
 // Order places a reseller order. Its password is the reseller panel account's: it proves nothing

@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Upstream is a billing system a plan or upsell order is placed in as well (the seller's WHMCS,
+// Upstream is a billing system a plan, upsell or reseller order is placed in as well (the seller's WHMCS,
 // STREAMCART_BACKEND=whmcs): it keeps the order, its invoice and its lines, and prices the order
 // itself. Place is called once the order is stored and before its payment link is made, for a
 // replay of the order too (the first request may have died before placing it): an Upstream places
@@ -45,6 +45,7 @@ func (s *Orders) placeUpstream(ctx context.Context, o Order) error {
 	return err
 }
 
-// upstreamKind reports whether an Upstream places orders of kind k: plans (trials are plans) and
-// upsells (an upgrade of a line the billing system keeps).
-func upstreamKind(k Kind) bool { return k == KindPlan || k == KindUpsell }
+// upstreamKind reports whether an Upstream places orders of kind k: plans (trials are plans),
+// upsells (an upgrade of a line the billing system keeps) and reseller plans (a product of the
+// billing system's reseller group; the credits stay in Streamcart's ledger).
+func upstreamKind(k Kind) bool { return k == KindPlan || k == KindUpsell || k == KindReseller }

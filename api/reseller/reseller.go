@@ -51,6 +51,8 @@ type Purchase struct {
 // Store is what reseller purchases persist.
 type Store interface {
 	InsertPurchase(ctx context.Context, p Purchase) error
+	// DeletePurchase forgets the purchase of an order that was never placed (no such order).
+	DeletePurchase(ctx context.Context, orderID string) error
 	// Purchase reads the reseller purchase of an order; ErrNotFound when none.
 	Purchase(ctx context.Context, orderID string) (Purchase, error)
 	// ServicePurchase reads the reseller purchase of a service; ErrNotFound when none.
@@ -202,7 +204,15 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if err != nil {
 		return order.Order{}, fmt.Errorf("reseller order: %w", err)
 	}
-	return r.orders.Place(ctx, claims, c)
+	o, err := r.orders.Place(ctx, claims, c)
+	if err != nil || o.ID != id {
+		// Not placed (refused, or dropped by the billing system in WHMCS mode: nothing stored), or
+		// a concurrent replay placed the first one: this purchase goes with it.
+		if derr := r.store.DeletePurchase(context.WithoutCancel(ctx), id); derr != nil {
+			r.log.Error("reseller purchase left behind", "order", id, "err", derr)
+		}
+	}
+	return o, err
 }
 
 // Service is a reseller plan's service with its account.
@@ -286,6 +296,26 @@ func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 		}
 		return nil
 	}
+	return r.credit(ctx, o, p)
+}
+
+// Credit grants a paid reseller order's credits in the ledger, marks its purchase credited and
+// its service active, and finishes the order (provisioning → active): the end of a reseller
+// order's fulfilment, whoever recorded the payment (Fulfil here; in WHMCS mode the WHMCS jobs,
+// once the payment is on the WHMCS invoice and the WHMCS order accepted). The ledger credits once
+// per order id, so a repeat changes nothing.
+func (r *Resellers) Credit(ctx context.Context, o order.Order) error {
+	p, err := r.store.Purchase(ctx, o.ID)
+	if errors.Is(err, ErrNotFound) {
+		return job.Permanent(fmt.Errorf("reseller %s: %w", o.ID, err))
+	}
+	if err != nil {
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	return r.credit(ctx, o, p)
+}
+
+func (r *Resellers) credit(ctx context.Context, o order.Order, p Purchase) error {
 	a, err := r.accounts.Credit(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	r.audit.RecordParts(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits),

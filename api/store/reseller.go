@@ -20,6 +20,16 @@ func (s *db) InsertPurchase(ctx context.Context, p reseller.Purchase) error {
 	return nil
 }
 
+// DeletePurchase forgets the purchase of a reseller order that was never placed: only while no
+// order of its id exists (a dropped or refused one), so a placed order's purpose stays.
+func (s *db) DeletePurchase(ctx context.Context, orderID string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM reseller_orders WHERE order_id = ? AND NOT EXISTS (SELECT 1 FROM orders WHERE id = ?)`,
+		orderID, orderID); err != nil {
+		return fmt.Errorf("delete reseller order %s: %w", orderID, err)
+	}
+	return nil
+}
+
 func (s *db) purchase(ctx context.Context, where string, arg any) (reseller.Purchase, error) {
 	var p reseller.Purchase
 	var created, credited string

@@ -283,6 +283,10 @@ type ListResult struct {
 	Services []*AdminSubscription
 	// Empty on the last page
 	NextCursor string
+	// WHMCS mode: true when WHMCS did not answer, so some WHMCS lines of this page
+	// show no next due date (and no overdue days); the page is otherwise complete.
+	// Absent otherwise (always in the built-in back end)
+	DueDatesUnavailable *bool
 }
 
 type Money struct {

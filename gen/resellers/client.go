@@ -50,6 +50,7 @@ func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "price_changed" (type *PriceChanged): WHMCS mode: the seller's WHMCS invoices the plan at another total than the quote (its order was cancelled there); the body holds the fresh quote at WHMCS's total; nothing was stored or charged.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrderResult, err error) {

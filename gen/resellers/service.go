@@ -51,6 +51,14 @@ const ServiceName = "resellers"
 // MethodKey key.
 var MethodNames = [3]string{"me", "order", "getService"}
 
+type DiscountResult struct {
+	Code  string
+	Type  string
+	Value string
+	// Amount taken off the subtotal
+	Amount *Money
+}
+
 // GetServicePayload is the payload type of the resellers service getService
 // method.
 type GetServicePayload struct {
@@ -103,6 +111,52 @@ type OrderPayload struct {
 	ReturnURL *string
 }
 
+// The expected total differs from the server's price; nothing was stored.
+type PriceChanged struct {
+	// price_changed
+	Name    string
+	Message string
+	// The fresh quote to show the buyer
+	Quote *QuoteResult
+}
+
+type QuoteLine struct {
+	// plan, extraConnections or proxyProtection
+	Key    string
+	Label  string
+	Amount *Money
+}
+
+type QuoteResult struct {
+	Pid              int
+	BillingCycle     string
+	Currency         string
+	ExtraConnections int
+	ProxyProtection  bool
+	Lines            []*QuoteLine
+	Subtotal         *Money
+	// null when no promo code applies
+	Discount *DiscountResult `json:"discount"`
+	// What the buyer pays: after the discount, tax included
+	Total *Money
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *Money
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResult `json:"tax"`
+}
+
+type RecurringResult struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64
+	Currency string
+	// How often it renews
+	BillingCycle string
+}
+
 // ResellerOrderResult is the result type of the resellers service order method.
 type ResellerOrderResult struct {
 	OrderID   string
@@ -150,6 +204,127 @@ type SessionResult struct {
 	Scope string
 	// RFC 3339
 	ExpiresAt string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
+}
+
+// Error returns an error description.
+func (e *DiscountResult) Error() string {
+	return ""
+}
+
+// ErrorName returns "DiscountResult".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *DiscountResult) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "DiscountResult".
+func (e *DiscountResult) GoaErrorName() string {
+	return "DiscountResult"
+}
+
+// Error returns an error description.
+func (e *PriceChanged) Error() string {
+	return "The expected total differs from the server's price; nothing was stored."
+}
+
+// ErrorName returns "PriceChanged".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *PriceChanged) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "PriceChanged".
+func (e *PriceChanged) GoaErrorName() string {
+	return e.Name
+}
+
+// Error returns an error description.
+func (e *QuoteLine) Error() string {
+	return ""
+}
+
+// ErrorName returns "QuoteLine".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *QuoteLine) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "QuoteLine".
+func (e *QuoteLine) GoaErrorName() string {
+	return "QuoteLine"
+}
+
+// Error returns an error description.
+func (e *QuoteResult) Error() string {
+	return ""
+}
+
+// ErrorName returns "QuoteResult".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *QuoteResult) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "QuoteResult".
+func (e *QuoteResult) GoaErrorName() string {
+	return "QuoteResult"
+}
+
+// Error returns an error description.
+func (e *RecurringResult) Error() string {
+	return ""
+}
+
+// ErrorName returns "RecurringResult".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *RecurringResult) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "RecurringResult".
+func (e *RecurringResult) GoaErrorName() string {
+	return "RecurringResult"
+}
+
+// Error returns an error description.
+func (e *TaxResult) Error() string {
+	return ""
+}
+
+// ErrorName returns "TaxResult".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *TaxResult) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "TaxResult".
+func (e *TaxResult) GoaErrorName() string {
+	return "TaxResult"
 }
 
 // MakeUnauthorized builds a goa.ServiceError from an error.

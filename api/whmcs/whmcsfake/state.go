@@ -424,6 +424,12 @@ func (f *Fake) paid(inv *invoice) int64 {
 // moduleCreate runs the module's CreateAccount: the line exists, the service is Active with
 // its credentials (kept when set beforehand, as a module using WHMCS's preset ones does).
 func (f *Fake) moduleCreate(s *service) {
+	if p, _ := f.product(s.PID); p.Module == "" {
+		// A product without a module (a reseller plan whose credits the shop keeps): WHMCS sets
+		// the service up by making it Active; no module runs, no username is made.
+		s.Status = "Active"
+		return
+	}
 	if s.Username == "" {
 		s.Username = fmt.Sprintf("whmcs%05d", s.ID)
 	}

@@ -30,9 +30,7 @@ func NewServiceCache(api ServicesReader, now func() time.Time) *ServiceCache {
 // Service is WHMCS service id of client as last read for the view; found false when the
 // client's list (its first 100) lacks it.
 func (c *ServiceCache) Service(ctx context.Context, client, id int) (whmcs.Service, bool, error) {
-	list, err := c.memo.Do(ctx, client, func(ctx context.Context) ([]whmcs.Service, error) {
-		return c.api.GetClientServices(ctx, client, "")
-	})
+	list, err := c.Services(ctx, client)
 	if err != nil {
 		return whmcs.Service{}, false, err
 	}
@@ -42,6 +40,15 @@ func (c *ServiceCache) Service(ctx context.Context, client, id int) (whmcs.Servi
 		}
 	}
 	return whmcs.Service{}, false, nil
+}
+
+// Services is client's WHMCS services (its first 100) as last read for the view: one
+// GetClientsProducts per client however many ask (kept whmcs.ReadFor; callers asking while it
+// runs share it).
+func (c *ServiceCache) Services(ctx context.Context, client int) ([]whmcs.Service, error) {
+	return c.memo.Do(ctx, client, func(ctx context.Context) ([]whmcs.Service, error) {
+		return c.api.GetClientServices(ctx, client, "")
+	})
 }
 
 // Forget drops client's services read (a write through Streamcart changed one); nil-safe.

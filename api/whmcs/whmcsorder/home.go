@@ -94,6 +94,15 @@ type HomeAPI interface {
 	SetNextDueDate(ctx context.Context, serviceID int, date time.Time) error
 }
 
+// Credits is the reseller kind's ledger side (reseller.Resellers): a reseller plan ordered in
+// WHMCS gives its credits in Streamcart's own ledger, as in the built-in back end.
+type Credits interface {
+	// Credit grants a paid reseller order's credits once and finishes the order.
+	Credit(ctx context.Context, o order.Order) error
+	// TakeBack takes a fully refunded reseller order's credits back and cancels its service here.
+	TakeBack(ctx context.Context, o order.Order) (bool, error)
+}
+
 // Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
 // payment is refunded, or listed for the owner, as any late payment.
 type Reviewer interface {
@@ -101,11 +110,15 @@ type Reviewer interface {
 }
 
 // Home is the plan and trial kinds' home in WHMCS mode (order.Home): WHMCS's module makes,
-// renews and ends the lines; Streamcart records the payment and waits for the line.
+// renews and ends the lines; Streamcart records the payment and waits for the line. It is the
+// upsell's, the renewal's and the reseller plan's too: a reseller plan is a product of WHMCS's
+// reseller group, placed, paid, recorded and accepted as a plan, whose credits are then granted
+// in Streamcart's ledger (Credits) instead of waiting for a line.
 type Home struct {
 	api      HomeAPI
 	store    HomeStore
 	review   Reviewer
+	credits  Credits
 	gateways map[string]string
 	extra    int // the extra connections' config option id
 	cache    *ServiceCache
@@ -119,17 +132,17 @@ var (
 	_ order.RefundRecorder = (*Home)(nil)
 )
 
-// NewHome returns the home; gateways maps a Streamcart gateway to its WHMCS payment module, extra
-// is the extra connections' config option id, cache the services view's reads (forgotten for a
-// client whose services a job changed; nil: none), wake rings the job worker, now is the business
-// clock (nil: real time).
-func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]string, extra int, cache *ServiceCache, wake func(),
-	log *slog.Logger, now func() time.Time) *Home {
+// NewHome returns the home; credits grants and takes back reseller plans' credits, gateways maps
+// a Streamcart gateway to its WHMCS payment module, extra is the extra connections' config option
+// id, cache the services view's reads (forgotten for a client whose services a job changed; nil:
+// none), wake rings the job worker, now is the business clock (nil: real time).
+func NewHome(api HomeAPI, store HomeStore, review Reviewer, credits Credits, gateways map[string]string, extra int, cache *ServiceCache,
+	wake func(), log *slog.Logger, now func() time.Time) *Home {
 	if wake == nil {
 		wake = func() {}
 	}
-	return &Home{api: api, store: store, review: review, gateways: gateways, extra: extra, cache: cache, wake: wake, log: log,
-		now: clock.OrReal(now)}
+	return &Home{api: api, store: store, review: review, credits: credits, gateways: gateways, extra: extra, cache: cache, wake: wake,
+		log: log, now: clock.OrReal(now)}
 }
 
 // Jobs are the handlers of the package's job kinds.
@@ -309,6 +322,16 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 	if !ok {
 		return err
 	}
+	if o.Kind == order.KindReseller {
+		// Paid, recorded and accepted in WHMCS: the credits are Streamcart's (its ledger), granted
+		// once per order; the WHMCS service has no line to wait for.
+		h.cache.Forget(p.ClientRef)
+		if err := h.credits.Credit(ctx, o); err != nil {
+			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+		}
+		h.log.Info("WHMCS reseller order active: credits granted", "order", o.ID)
+		return nil
+	}
 	services, err := h.store.OrderServices(ctx, o.ID)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
@@ -351,16 +374,26 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 	return nil
 }
 
-// TakeBack cancels a fully refunded order's services here, or takes a refunded upsell's
-// connections off our service (once), and queues JobTakeBack, which does the same in WHMCS and
+// TakeBack cancels a fully refunded order's services here, takes a refunded upsell's
+// connections off our service (once), or a refunded reseller plan's credits off the account (as
+// the built-in back end), and queues JobTakeBack, which does the same in WHMCS and
 // records the refunds there (once, however many refunds raced).
 func (h *Home) TakeBack(ctx context.Context, o order.Order) (bool, error) {
-	if o.Kind == order.KindUpsell {
+	switch o.Kind {
+	case order.KindUpsell:
 		if _, _, err := h.store.ReverseUpsell(ctx, o.ID, h.now().UTC()); err != nil {
 			return false, err
 		}
-	} else if _, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC()); err != nil {
-		return false, err
+	case order.KindReseller:
+		// As the built-in back end: the credits not spent yet come off the account, the service
+		// is cancelled here.
+		if _, err := h.credits.TakeBack(ctx, o); err != nil {
+			return false, err
+		}
+	default:
+		if _, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC()); err != nil {
+			return false, err
+		}
 	}
 	if err := h.store.Enqueue(ctx, JobTakeBack, o.ID, JobTakeBack+":"+o.ID, h.now()); err != nil {
 		return false, err
@@ -402,10 +435,13 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 		if err != nil {
 			return h.callFailed(o, err)
 		}
-		switch s.Status {
-		case "Active", "Suspended":
+		switch {
+		case o.Kind == order.KindReseller && slices.Contains([]string{"Active", "Suspended", "Pending"}, s.Status):
+			// The credits were Streamcart's: no module line to delete, WHMCS stops billing it.
+			err = h.api.SetServiceStatus(ctx, ref, "Cancelled")
+		case s.Status == "Active" || s.Status == "Suspended":
 			err = h.api.Module(ctx, "ModuleTerminate", ref) // the module deletes the line
-		case "Pending":
+		case s.Status == "Pending":
 			err = h.api.SetServiceStatus(ctx, ref, "Cancelled") // no line to delete
 		}
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -165,6 +167,85 @@ var statuses = map[string]order.ServiceStatus{
 	"Pending": order.ServicePending, "Active": order.ServiceActive, "Suspended": order.ServiceSuspended,
 	"Terminated": order.ServiceTerminated, "Cancelled": order.ServiceCancelled, "Fraud": order.ServiceCancelled,
 	"Completed": order.ServiceExpired,
+}
+
+// dueReaders is how many clients' services NextDueDates reads at once.
+const dueReaders = 4
+
+// NextDueDates is WHMCS's next due date of each WHMCS-placed service of services, by our service
+// id (console.DueDates: the seller console's list of lines): one GetClientsProducts per distinct
+// client through the services cache (kept a few seconds, shared with the services view and with
+// the reads running meanwhile), a few clients at once, never one call per line. A service not
+// placed in WHMCS, or not among its client's first 100, has none. unavailable is true when WHMCS
+// could not be asked for some client (logged once per client): those rows keep their stored
+// date, and once WHMCS is seen unreachable the page's other clients are not asked, so an outage
+// costs the list one failed call, not one per client.
+func (l *Lines) NextDueDates(ctx context.Context, services []order.Service) (dates map[string]time.Time, unavailable bool) {
+	dates = map[string]time.Time{}
+	type ref struct {
+		ours string
+		id   int
+	}
+	byClient := map[int][]ref{}
+	var clients []int
+	for _, s := range services {
+		client, id, err := l.store.ServiceRef(ctx, s.ID)
+		if errors.Is(err, order.ErrNotFound) {
+			continue // not a WHMCS line: its stored date
+		}
+		if err != nil {
+			l.log.Warn("WHMCS service unmapped: shown as stored", "service", s.ID, "err", err)
+			continue
+		}
+		if _, seen := byClient[client]; !seen {
+			clients = append(clients, client)
+		}
+		byClient[client] = append(byClient[client], ref{s.ID, id})
+	}
+	if len(clients) == 0 || l.cache == nil {
+		return dates, false
+	}
+	var (
+		mu   sync.Mutex
+		down atomic.Bool
+		wg   sync.WaitGroup
+		next = make(chan int)
+	)
+	for range min(dueReaders, len(clients)) {
+		wg.Go(func() {
+			for client := range next {
+				if down.Load() {
+					mu.Lock()
+					unavailable = true
+					mu.Unlock()
+					continue
+				}
+				list, err := l.cache.Services(ctx, client)
+				mu.Lock()
+				if err != nil {
+					unavailable = true
+					if errors.Is(err, whmcs.ErrUnavailable) || ctx.Err() != nil {
+						down.Store(true)
+					}
+					l.log.Warn("WHMCS services unread: the console lists their lines without WHMCS's next due date", "action", action(err), "err", err)
+				}
+				for _, ws := range list {
+					for _, r := range byClient[client] {
+						if int(ws.ID) == r.id && !ws.NextDueDate.IsZero() {
+							dates[r.ours] = ws.NextDueDate.Time
+						}
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, c := range clients {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	return dates, unavailable
 }
 
 // View is s as WHMCS has it now (GetClientsProducts): its status, next due date, credentials,

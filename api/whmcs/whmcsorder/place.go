@@ -452,7 +452,7 @@ func action(err error) string {
 func (pl *Placer) changed(o order.Order, currency string, total int64) error {
 	q := o.Quote
 	r := pricing.Request{PID: q.PID, Cycle: q.Cycle, Currency: currency, ExtraConnections: q.ExtraConnections,
-		ProxyProtection: q.ProxyProtection}
+		ProxyProtection: q.ProxyProtection, Untaxed: o.Kind == order.KindReseller}
 	if q.Discount != nil {
 		r.PromoCode = q.Discount.Code
 	}

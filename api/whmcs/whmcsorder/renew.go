@@ -88,6 +88,9 @@ func (r *Renewals) Open(ctx context.Context, svc order.Service) (order.Order, bo
 // open renewal invoice for svc and every order of ours for it ended unpaid (cancelled, failed),
 // or there is none. One paid and being recorded is left alone.
 func (r *Renewals) open(ctx context.Context, svc order.Service) (o order.Order, open, place bool, err error) {
+	if reseller, err := r.reseller(ctx, svc); err != nil || reseller {
+		return order.Order{}, false, false, err
+	}
 	client, id, err := r.store.ServiceRef(ctx, svc.ID)
 	if errors.Is(err, order.ErrNotFound) {
 		return order.Order{}, false, false, nil
@@ -120,6 +123,20 @@ func (r *Renewals) open(ctx context.Context, svc order.Service) (o order.Order, 
 		}
 	}
 	return order.Order{}, false, true, nil
+}
+
+// reseller reports whether svc is a reseller plan's: its credits are granted per order of ours,
+// so WHMCS's renewal invoice of it is not sold here (it would record a payment in WHMCS and grant
+// no credits); the reseller orders the plan again for more credits, as in the built-in back end.
+func (r *Renewals) reseller(ctx context.Context, svc order.Service) (bool, error) {
+	o, err := r.store.Order(ctx, svc.OrderID)
+	if errors.Is(err, order.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return o.Kind == order.KindReseller, nil
 }
 
 // openInvoice is WHMCS's unpaid invoice renewing WHMCS service id of client: a Hosting line of
@@ -155,6 +172,11 @@ func (r *Renewals) openInvoice(ctx context.Context, client, id int) (whmcs.Invoi
 func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Service, req renewal.Request) (order.Order, error) {
 	if svc.Trial {
 		return order.Order{}, fmt.Errorf("whmcs renew %s: %w", svc.ID, renewal.ErrTrialConversion)
+	}
+	if reseller, err := r.reseller(ctx, svc); err != nil {
+		return order.Order{}, err
+	} else if reseller {
+		return order.Order{}, fmt.Errorf("whmcs renew %s: a reseller plan: %w", svc.ID, renewal.ErrNotRenewable)
 	}
 	client, id, err := r.store.ServiceRef(ctx, svc.ID)
 	if errors.Is(err, order.ErrNotFound) {

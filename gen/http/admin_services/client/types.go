@@ -45,6 +45,10 @@ type ListResponseBody struct {
 	Services []*AdminSubscriptionResponseBody `form:"services,omitempty" json:"services,omitempty" xml:"services,omitempty"`
 	// Empty on the last page
 	NextCursor *string `form:"nextCursor,omitempty" json:"nextCursor,omitempty" xml:"nextCursor,omitempty"`
+	// WHMCS mode: true when WHMCS did not answer, so some WHMCS lines of this page
+	// show no next due date (and no overdue days); the page is otherwise complete.
+	// Absent otherwise (always in the built-in back end)
+	DueDatesUnavailable *bool `form:"dueDatesUnavailable,omitempty" json:"dueDatesUnavailable,omitempty" xml:"dueDatesUnavailable,omitempty"`
 }
 
 // CancelResponseBody is the type of the "adminServices" service "cancel"
@@ -1608,7 +1612,8 @@ func NewChangeRequestBody(p *adminservices.ChangePayload) *ChangeRequestBody {
 // a HTTP "OK" response.
 func NewListResultOK(body *ListResponseBody) *adminservices.ListResult {
 	v := &adminservices.ListResult{
-		NextCursor: *body.NextCursor,
+		NextCursor:          *body.NextCursor,
+		DueDatesUnavailable: body.DueDatesUnavailable,
 	}
 	v.Services = make([]*adminservices.AdminSubscription, len(body.Services))
 	for i, val := range body.Services {

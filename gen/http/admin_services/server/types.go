@@ -47,6 +47,10 @@ type ListResponseBody struct {
 	Services []*AdminSubscriptionResponseBody `form:"services" json:"services" xml:"services"`
 	// Empty on the last page
 	NextCursor string `form:"nextCursor" json:"nextCursor" xml:"nextCursor"`
+	// WHMCS mode: true when WHMCS did not answer, so some WHMCS lines of this page
+	// show no next due date (and no overdue days); the page is otherwise complete.
+	// Absent otherwise (always in the built-in back end)
+	DueDatesUnavailable *bool `form:"dueDatesUnavailable,omitempty" json:"dueDatesUnavailable,omitempty" xml:"dueDatesUnavailable,omitempty"`
 }
 
 // CancelResponseBody is the type of the "adminServices" service "cancel"
@@ -1580,7 +1584,8 @@ type AdminLineTermsResponseBody struct {
 // "list" endpoint of the "adminServices" service.
 func NewListResponseBody(res *adminservices.ListResult) *ListResponseBody {
 	body := &ListResponseBody{
-		NextCursor: res.NextCursor,
+		NextCursor:          res.NextCursor,
+		DueDatesUnavailable: res.DueDatesUnavailable,
 	}
 	if res.Services != nil {
 		body.Services = make([]*AdminSubscriptionResponseBody, len(res.Services))

@@ -2619,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"pcz\" --q \"94f\" --due-within \"lpp\" --auto-renew true --pid 2859471632229663802 --session \"jfk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"czu\" --q \"4fg\" --due-within \"pp6\" --auto-renew true --pid 7514140401035521622 --session \"fkc\"")
 }
 
 func adminServicesCancelUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Porro iure qui ratione iure.\" --locale \"en-us\" --token \"Illo sit soluta libero nulla laboriosam et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Autem quidem occaecati asperiores est.\" --locale \"en-us\" --token \"Vel consequuntur et.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"rud\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"yg3\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Facilis dolore hic occaecati aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ipsum eos vel deserunt voluptas velit.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"rcs\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"tqz\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tqz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"33l\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"gee\"\n   }' --token \"Culpa molestias sunt neque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6rn\"\n   }' --token \"Praesentium et molestias similique et eius ea.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"i2\" --locale \"en-gb\" --token \"Similique necessitatibus temporibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"b0\" --locale \"en\" --token \"Tempore qui fugit deserunt totam.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"q\",\n      \"extraQuantity\": 4759125320302798801,\n      \"serviceId\": \"tdr\"\n   }' --token \"Sed ut at quia molestias voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"e9\",\n      \"extraQuantity\": 6926634042637615163,\n      \"serviceId\": \"ui3\"\n   }' --token \"Iure eaque nesciunt pariatur.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"1t\",\n      \"extraQuantity\": 2736496827082867772,\n      \"gateway\": \"Quibusdam ipsum atque.\",\n      \"returnUrl\": \"z3k\",\n      \"serviceId\": \"8zo\"\n   }' --token \"Consequatur vel cumque.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"7\",\n      \"extraQuantity\": 3438778406055654319,\n      \"gateway\": \"Tempora voluptatem.\",\n      \"returnUrl\": \"nvw\",\n      \"serviceId\": \"w4p\"\n   }' --token \"Quos est nam voluptates officiis facere.\" --idempotency-key \"3l6\"")
 }

@@ -165,6 +165,7 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "price_changed" (type *resellers.PriceChanged): http.StatusConflict
 //   - error: internal error
 func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -308,6 +309,20 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("resellers", "order", err)
 			}
 			return nil, NewOrderUnauthorized(&body)
+		case http.StatusConflict:
+			var (
+				body OrderPriceChangedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "order", err)
+			}
+			err = ValidateOrderPriceChangedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "order", err)
+			}
+			return nil, NewOrderPriceChanged(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
@@ -458,6 +473,103 @@ func unmarshalSessionResultResponseBodyToResellersSessionResult(v *SessionResult
 		Email:     *v.Email,
 		Scope:     *v.Scope,
 		ExpiresAt: *v.ExpiresAt,
+	}
+
+	return res
+}
+
+// unmarshalQuoteResultResponseBodyToResellersQuoteResult builds a value of
+// type *resellers.QuoteResult from a value of type *QuoteResultResponseBody.
+func unmarshalQuoteResultResponseBodyToResellersQuoteResult(v *QuoteResultResponseBody) *resellers.QuoteResult {
+	res := &resellers.QuoteResult{
+		Pid:              *v.Pid,
+		BillingCycle:     *v.BillingCycle,
+		Currency:         *v.Currency,
+		ExtraConnections: *v.ExtraConnections,
+		ProxyProtection:  *v.ProxyProtection,
+	}
+	res.Lines = make([]*resellers.QuoteLine, len(v.Lines))
+	for i, val := range v.Lines {
+		if val == nil {
+			res.Lines[i] = nil
+			continue
+		}
+		res.Lines[i] = unmarshalQuoteLineResponseBodyToResellersQuoteLine(val)
+	}
+	res.Subtotal = unmarshalMoneyResponseBodyToResellersMoney(v.Subtotal)
+	if v.Discount != nil {
+		res.Discount = unmarshalDiscountResultResponseBodyToResellersDiscountResult(v.Discount)
+	}
+	res.Total = unmarshalMoneyResponseBodyToResellersMoney(v.Total)
+	if v.Recurring != nil {
+		res.Recurring = unmarshalRecurringResultResponseBodyToResellersRecurringResult(v.Recurring)
+	}
+	res.Net = unmarshalMoneyResponseBodyToResellersMoney(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToResellersTaxResult(v.Tax)
+	}
+
+	return res
+}
+
+// unmarshalQuoteLineResponseBodyToResellersQuoteLine builds a value of type
+// *resellers.QuoteLine from a value of type *QuoteLineResponseBody.
+func unmarshalQuoteLineResponseBodyToResellersQuoteLine(v *QuoteLineResponseBody) *resellers.QuoteLine {
+	res := &resellers.QuoteLine{
+		Key:   *v.Key,
+		Label: *v.Label,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToResellersMoney(v.Amount)
+
+	return res
+}
+
+// unmarshalDiscountResultResponseBodyToResellersDiscountResult builds a value
+// of type *resellers.DiscountResult from a value of type
+// *DiscountResultResponseBody.
+func unmarshalDiscountResultResponseBodyToResellersDiscountResult(v *DiscountResultResponseBody) *resellers.DiscountResult {
+	if v == nil {
+		return nil
+	}
+	res := &resellers.DiscountResult{
+		Code:  *v.Code,
+		Type:  *v.Type,
+		Value: *v.Value,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToResellersMoney(v.Amount)
+
+	return res
+}
+
+// unmarshalRecurringResultResponseBodyToResellersRecurringResult builds a
+// value of type *resellers.RecurringResult from a value of type
+// *RecurringResultResponseBody.
+func unmarshalRecurringResultResponseBodyToResellersRecurringResult(v *RecurringResultResponseBody) *resellers.RecurringResult {
+	if v == nil {
+		return nil
+	}
+	res := &resellers.RecurringResult{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
+	}
+
+	return res
+}
+
+// unmarshalTaxResultResponseBodyToResellersTaxResult builds a value of type
+// *resellers.TaxResult from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToResellersTaxResult(v *TaxResultResponseBody) *resellers.TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &resellers.TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
 	}
 
 	return res

@@ -218,6 +218,16 @@ type OrderUnauthorizedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// OrderPriceChangedResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "price_changed" error.
+type OrderPriceChangedResponseBody struct {
+	// price_changed
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The fresh quote to show the buyer
+	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+}
+
 // GetServiceNotFoundResponseBody is the type of the "resellers" service
 // "getService" endpoint HTTP response body for the "not_found" error.
 type GetServiceNotFoundResponseBody struct {
@@ -275,6 +285,75 @@ type SessionResultResponseBody struct {
 	Scope *string `form:"scope,omitempty" json:"scope,omitempty" xml:"scope,omitempty"`
 	// RFC 3339
 	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
+}
+
+// QuoteResultResponseBody is used to define fields on response body types.
+type QuoteResultResponseBody struct {
+	Pid              *int                     `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	BillingCycle     *string                  `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	Currency         *string                  `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	ExtraConnections *int                     `form:"extraConnections,omitempty" json:"extraConnections,omitempty" xml:"extraConnections,omitempty"`
+	ProxyProtection  *bool                    `form:"proxyProtection,omitempty" json:"proxyProtection,omitempty" xml:"proxyProtection,omitempty"`
+	Lines            []*QuoteLineResponseBody `form:"lines,omitempty" json:"lines,omitempty" xml:"lines,omitempty"`
+	Subtotal         *MoneyResponseBody       `form:"subtotal,omitempty" json:"subtotal,omitempty" xml:"subtotal,omitempty"`
+	// null when no promo code applies
+	Discount *DiscountResultResponseBody `json:"discount"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
+}
+
+// QuoteLineResponseBody is used to define fields on response body types.
+type QuoteLineResponseBody struct {
+	// plan, extraConnections or proxyProtection
+	Key    *string            `form:"key,omitempty" json:"key,omitempty" xml:"key,omitempty"`
+	Label  *string            `form:"label,omitempty" json:"label,omitempty" xml:"label,omitempty"`
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// DiscountResultResponseBody is used to define fields on response body types.
+type DiscountResultResponseBody struct {
+	Code  *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
+	Type  *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
+	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// Amount taken off the subtotal
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// How often it renews
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+}
+
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
 }
 
 // NewOrderRequestBody builds the HTTP request body from the payload of the
@@ -445,6 +524,18 @@ func NewOrderUnauthorized(body *OrderUnauthorizedResponseBody) *goa.ServiceError
 		Timeout:   *body.Timeout,
 		Fault:     *body.Fault,
 	}
+
+	return v
+}
+
+// NewOrderPriceChanged builds a resellers service order endpoint price_changed
+// error.
+func NewOrderPriceChanged(body *OrderPriceChangedResponseBody) *resellers.PriceChanged {
+	v := &resellers.PriceChanged{
+		Name:    *body.Name,
+		Message: *body.Message,
+	}
+	v.Quote = unmarshalQuoteResultResponseBodyToResellersQuoteResult(body.Quote)
 
 	return v
 }
@@ -784,6 +875,26 @@ func ValidateOrderUnauthorizedResponseBody(body *OrderUnauthorizedResponseBody) 
 	return
 }
 
+// ValidateOrderPriceChangedResponseBody runs the validations defined on
+// order_price_changed_response_body
+func ValidateOrderPriceChangedResponseBody(body *OrderPriceChangedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Quote == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "body"))
+	}
+	if body.Quote != nil {
+		if err2 := ValidateQuoteResultResponseBody(body.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
 // ValidateGetServiceNotFoundResponseBody runs the validations defined on
 // getService_not_found_response_body
 func ValidateGetServiceNotFoundResponseBody(body *GetServiceNotFoundResponseBody) (err error) {
@@ -865,6 +976,163 @@ func ValidateSessionResultResponseBody(body *SessionResultResponseBody) (err err
 		if !(*body.Scope == "email" || *body.Scope == "proven") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.scope", *body.Scope, []any{"email", "proven"}))
 		}
+	}
+	return
+}
+
+// ValidateQuoteResultResponseBody runs the validations defined on
+// QuoteResultResponseBody
+func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) {
+	if body.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.ExtraConnections == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("extraConnections", "body"))
+	}
+	if body.ProxyProtection == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("proxyProtection", "body"))
+	}
+	if body.Lines == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("lines", "body"))
+	}
+	if body.Subtotal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("subtotal", "body"))
+	}
+	if body.Total == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
+	for _, e := range body.Lines {
+		if e != nil {
+			if err2 := ValidateQuoteLineResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Subtotal != nil {
+		if err2 := ValidateMoneyResponseBody(body.Subtotal); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Discount != nil {
+		if err2 := ValidateDiscountResultResponseBody(body.Discount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Total != nil {
+		if err2 := ValidateMoneyResponseBody(body.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Recurring != nil {
+		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateQuoteLineResponseBody runs the validations defined on
+// QuoteLineResponseBody
+func ValidateQuoteLineResponseBody(body *QuoteLineResponseBody) (err error) {
+	if body.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "body"))
+	}
+	if body.Label == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("label", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateDiscountResultResponseBody runs the validations defined on
+// DiscountResultResponseBody
+func ValidateDiscountResultResponseBody(body *DiscountResultResponseBody) (err error) {
+	if body.Code == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("code", "body"))
+	}
+	if body.Type == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("type", "body"))
+	}
+	if body.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateRecurringResultResponseBody runs the validations defined on
+// RecurringResultResponseBody
+func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.BillingCycle != nil {
+		if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
+		}
+	}
+	return
+}
+
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
 	}
 	return
 }

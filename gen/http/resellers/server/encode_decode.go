@@ -262,6 +262,19 @@ func EncodeOrderError(encoder func(context.Context, http.ResponseWriter) goahttp
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
+		case "price_changed":
+			var res *resellers.PriceChanged
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewOrderPriceChangedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)
 		}
@@ -386,6 +399,117 @@ func marshalResellersSessionResultToSessionResultResponseBody(v *resellers.Sessi
 		Email:     v.Email,
 		Scope:     v.Scope,
 		ExpiresAt: v.ExpiresAt,
+	}
+
+	return res
+}
+
+// marshalResellersQuoteResultToQuoteResultResponseBody builds a value of type
+// *QuoteResultResponseBody from a value of type *resellers.QuoteResult.
+func marshalResellersQuoteResultToQuoteResultResponseBody(v *resellers.QuoteResult) *QuoteResultResponseBody {
+	res := &QuoteResultResponseBody{
+		Pid:              v.Pid,
+		BillingCycle:     v.BillingCycle,
+		Currency:         v.Currency,
+		ExtraConnections: v.ExtraConnections,
+		ProxyProtection:  v.ProxyProtection,
+	}
+	if v.Lines != nil {
+		res.Lines = make([]*QuoteLineResponseBody, len(v.Lines))
+		for i, val := range v.Lines {
+			if val == nil {
+				res.Lines[i] = nil
+				continue
+			}
+			res.Lines[i] = marshalResellersQuoteLineToQuoteLineResponseBody(val)
+		}
+	} else {
+		res.Lines = []*QuoteLineResponseBody{}
+	}
+	if v.Subtotal != nil {
+		res.Subtotal = marshalResellersMoneyToMoneyResponseBody(v.Subtotal)
+	}
+	if v.Discount != nil {
+		res.Discount = marshalResellersDiscountResultToDiscountResultResponseBody(v.Discount)
+	}
+	if v.Total != nil {
+		res.Total = marshalResellersMoneyToMoneyResponseBody(v.Total)
+	}
+	if v.Recurring != nil {
+		res.Recurring = marshalResellersRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = marshalResellersMoneyToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalResellersTaxResultToTaxResultResponseBody(v.Tax)
+	}
+
+	return res
+}
+
+// marshalResellersQuoteLineToQuoteLineResponseBody builds a value of type
+// *QuoteLineResponseBody from a value of type *resellers.QuoteLine.
+func marshalResellersQuoteLineToQuoteLineResponseBody(v *resellers.QuoteLine) *QuoteLineResponseBody {
+	res := &QuoteLineResponseBody{
+		Key:   v.Key,
+		Label: v.Label,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalResellersMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalResellersDiscountResultToDiscountResultResponseBody builds a value of
+// type *DiscountResultResponseBody from a value of type
+// *resellers.DiscountResult.
+func marshalResellersDiscountResultToDiscountResultResponseBody(v *resellers.DiscountResult) *DiscountResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &DiscountResultResponseBody{
+		Code:  v.Code,
+		Type:  v.Type,
+		Value: v.Value,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalResellersMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalResellersRecurringResultToRecurringResultResponseBody builds a value
+// of type *RecurringResultResponseBody from a value of type
+// *resellers.RecurringResult.
+func marshalResellersRecurringResultToRecurringResultResponseBody(v *resellers.RecurringResult) *RecurringResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResultResponseBody{
+		Amount:       v.Amount,
+		Currency:     v.Currency,
+		BillingCycle: v.BillingCycle,
+	}
+
+	return res
+}
+
+// marshalResellersTaxResultToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *resellers.TaxResult.
+func marshalResellersTaxResultToTaxResultResponseBody(v *resellers.TaxResult) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
 	}
 
 	return res

@@ -220,6 +220,16 @@ type OrderUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// OrderPriceChangedResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "price_changed" error.
+type OrderPriceChangedResponseBody struct {
+	// price_changed
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The fresh quote to show the buyer
+	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+}
+
 // GetServiceNotFoundResponseBody is the type of the "resellers" service
 // "getService" endpoint HTTP response body for the "not_found" error.
 type GetServiceNotFoundResponseBody struct {
@@ -277,6 +287,75 @@ type SessionResultResponseBody struct {
 	Scope string `form:"scope" json:"scope" xml:"scope"`
 	// RFC 3339
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+}
+
+// QuoteResultResponseBody is used to define fields on response body types.
+type QuoteResultResponseBody struct {
+	Pid              int                      `form:"pid" json:"pid" xml:"pid"`
+	BillingCycle     string                   `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	Currency         string                   `form:"currency" json:"currency" xml:"currency"`
+	ExtraConnections int                      `form:"extraConnections" json:"extraConnections" xml:"extraConnections"`
+	ProxyProtection  bool                     `form:"proxyProtection" json:"proxyProtection" xml:"proxyProtection"`
+	Lines            []*QuoteLineResponseBody `form:"lines" json:"lines" xml:"lines"`
+	Subtotal         *MoneyResponseBody       `form:"subtotal" json:"subtotal" xml:"subtotal"`
+	// null when no promo code applies
+	Discount *DiscountResultResponseBody `json:"discount"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total" json:"total" xml:"total"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
+}
+
+// QuoteLineResponseBody is used to define fields on response body types.
+type QuoteLineResponseBody struct {
+	// plan, extraConnections or proxyProtection
+	Key    string             `form:"key" json:"key" xml:"key"`
+	Label  string             `form:"label" json:"label" xml:"label"`
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// DiscountResultResponseBody is used to define fields on response body types.
+type DiscountResultResponseBody struct {
+	Code  string `form:"code" json:"code" xml:"code"`
+	Type  string `form:"type" json:"type" xml:"type"`
+	Value string `form:"value" json:"value" xml:"value"`
+	// Amount taken off the subtotal
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// How often it renews
+	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+}
+
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
 }
 
 // NewMeResponseBody builds the HTTP response body from the result of the "me"
@@ -442,6 +521,19 @@ func NewOrderUnauthorizedResponseBody(res *goa.ServiceError) *OrderUnauthorizedR
 		Temporary: res.Temporary,
 		Timeout:   res.Timeout,
 		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderPriceChangedResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "resellers" service.
+func NewOrderPriceChangedResponseBody(res *resellers.PriceChanged) *OrderPriceChangedResponseBody {
+	body := &OrderPriceChangedResponseBody{
+		Name:    res.Name,
+		Message: res.Message,
+	}
+	if res.Quote != nil {
+		body.Quote = marshalResellersQuoteResultToQuoteResultResponseBody(res.Quote)
 	}
 	return body
 }
