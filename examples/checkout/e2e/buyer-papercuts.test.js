@@ -163,6 +163,18 @@ for (const size of sizes) {
       assert.ok(!hero || hero.height <= 1, `the hero above My services: ${JSON.stringify(hero)}`);
       const row = W(page, 'order-row').first();
       await row.waitFor({ timeout: 30_000 });
+      // Each row's date shows whole, clear of its status badge (at 375 px in German the badge beside
+      // it cut the date to "29. November 2").
+      const cut = await W(page, 'order-row').evaluateAll((rows) =>
+        rows.flatMap((r) => {
+          const d = r.querySelector('[data-testid="order-date"]');
+          const a = d.getBoundingClientRect();
+          const b = r.querySelector('[data-testid="order-status"]').getBoundingClientRect();
+          const overlap = a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
+          return d.scrollWidth > d.clientWidth || overlap ? [`${d.textContent} (${d.clientWidth} of ${d.scrollWidth} px)`] : [];
+        }),
+      );
+      assert.deepEqual(cut, [], 'order dates cut or under their status');
       const what = await row.locator('[data-testid="order-what"]').innerText();
       assert.ok(what.toLowerCase().includes(loc.quarterly.toLowerCase()), `the order's items: ${what}`);
       const [download] = await Promise.all([page.waitForEvent('download'), row.locator('[data-testid="order-invoice"]').click()]);

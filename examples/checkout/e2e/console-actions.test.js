@@ -124,7 +124,9 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
   assert.ok(diff.includes('+      monthly:      {EUR: "13.49", GBP: "10.99"}'), diff);
   assert.ok(diff.includes('-      monthly:      {EUR: "12.99", GBP: "10.99"}'), diff);
   await review.getByLabel('Comment (optional)').fill('Standard monthly up, e2e');
-  await visit(page, 'catalog-review');
+  // Photographed in view: the whole form above it is thousands of px tall.
+  await review.scrollIntoViewIfNeeded();
+  await visit(page, 'catalog-review', { fullPage: false });
   await review.getByRole('button', { name: 'Publish' }).click();
   await page.getByText(/Published as version \d+; the storefront shows it now\./).waitFor();
   await visit(page, 'catalog-saved');
@@ -156,7 +158,7 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
     .click();
   const dialog = page.getByRole('alertdialog');
   await dialog.waitFor();
-  await visit(page, 'catalog-rollback-confirm');
+  await visit(page, 'catalog-rollback-confirm', { fullPage: false });
   await dialog.getByRole('button', { name: /^Roll back to version \d+$/ }).click();
   await page.getByText(/Rolled back to version \d+ \(now version \d+\)\./).waitFor();
   await eventually('old price in GET /products', async () => ({ ok: (await price()) === 1299 }), 10_000);

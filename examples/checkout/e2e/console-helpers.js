@@ -31,19 +31,20 @@ export async function expectAccessible(page, screen) {
   assert.deepEqual(violations, [], `${screen}: axe violations\n${JSON.stringify(violations, null, 2)}`);
 }
 
-export async function shot(page, name) {
+/** shot photographs the whole page, or with fullPage false what is in view (a part of a long page). */
+export async function shot(page, name, { fullPage = true } = {}) {
   if (!SHOTS) return;
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
 /** visit checks, accessibility-tests and photographs one screen. */
-export async function visit(page, name) {
+export async function visit(page, name, shotOptions) {
   await page.waitForLoadState('load');
   // Transitions settle before contrast is measured.
   await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
   await expectAccessible(page, name);
-  await shot(page, name);
+  await shot(page, name, shotOptions);
 }
 
 /** code is the authenticator of the secret the setup page shows; at is a time in ms. */

@@ -71,10 +71,15 @@ for (const loc of LOCALES) {
       assert.equal(await terms.getAttribute('href'), loc.legal);
       const year = String(new Date().getFullYear());
       assert.match(await page.locator('footer .copyright').innerText(), new RegExp(`© ${year} Streamcart Demo Shop`));
+      // The link ready (in view, visible), then the click and the navigation it starts waited for
+      // together. The navigation counts once the terms' document commits, not at its load event,
+      // which a loaded machine held past waitForURL's 30 s; the page's own content is awaited next.
       await terms.scrollIntoViewIfNeeded();
-      await Promise.all([page.waitForURL(`**${loc.legal}`), terms.click()]);
+      await terms.waitFor({ state: 'visible' });
+      await Promise.all([page.waitForURL(`**${loc.legal}`, { waitUntil: 'commit' }), terms.click()]);
 
       const doc = page.locator('[data-testid="legal-page"]');
+      await doc.locator('h1').waitFor();
       assert.equal(await doc.locator('h1').innerText(), loc.title);
       assert.match(await page.locator('html').getAttribute('lang'), loc.lang);
       assert.match(await page.title(), new RegExp(`^${loc.title} · Streamcart Demo Shop$`));

@@ -53,7 +53,12 @@ describe('text tables', () => {
       for (const key of Object.keys(table('en', area))) {
         // The after-sale table is apart (a), its errors are those of its own API calls; the
         // checkout's errors are the plan page's with the checkout's own added (and replace them).
-        if (area !== 'aftersale' && !(area === 'checkout' && key === 'errors')) expect(seen.get(key), key).toBeUndefined();
+        // What renews (i18n/<code>/renewal.ts) is in the checkout's table and the order's, the same
+        // value: merged, either gives the same.
+        const same =
+          seen.has(key) &&
+          (table('en', seen.get(key)!) as Record<string, unknown>)[key] === (table('en', area) as Record<string, unknown>)[key];
+        if (area !== 'aftersale' && !(area === 'checkout' && key === 'errors') && !same) expect(seen.get(key), key).toBeUndefined();
         seen.set(key, area);
       }
   });

@@ -5,6 +5,12 @@ import { texts as enPlans } from '../i18n/en/plans';
 import { texts as enOrder } from '../i18n/en/order';
 import { texts as dePlans } from '../i18n/de-de/plans';
 import { texts as deOrder } from '../i18n/de-de/order';
+import { texts as esPlans } from '../i18n/es-es/plans';
+import { texts as esOrder } from '../i18n/es-es/order';
+import { texts as nlPlans } from '../i18n/nl-nl/plans';
+import { texts as nlOrder } from '../i18n/nl-nl/order';
+import { texts as ptPlans } from '../i18n/pt-pt/plans';
+import { texts as ptOrder } from '../i18n/pt-pt/order';
 import { orderItems, orderLineText } from './orderLines';
 
 const order = (): Order => {
@@ -49,6 +55,38 @@ describe("an order line in the buyer's words", () => {
     expect(
       orderLineText(q, { ...line, label: 'Lifetime — One-time', amount: { amount: 9900, currency: 'EUR' } }, { ...dePlans, ...deOrder }),
     ).toBe(`Lifetime — ${dePlans.cycles.onetime}`);
+  });
+
+  // A WHMCS renewal invoice's line ("Renewal — {service} ({due date})", whmcsorder/renew.go) and a
+  // plan change charged now (planchange.go) come as English labels: worded from their parts (they
+  // read "Renewal — Vierteljährlich" and the change in English on German pages).
+  it('words a renewal and a plan change from their parts, in every language', () => {
+    const q = { ...order().quote!, billingCycle: 'quarterly', extraConnections: 0 };
+    const renewal = { key: 'plan', label: 'Renewal — Kitchen TV (2026-12-01)', amount: { amount: 6099, currency: 'EUR' } };
+    const change = {
+      key: 'change',
+      label: 'Change of Standard to Premium, quarterly, 3 connections, until 2026-12-01',
+      amount: { amount: 1234, currency: 'EUR' },
+    };
+    const day = (d: string) => `[${d}]`;
+    const en = { ...enPlans, ...enOrder };
+    const de = { ...dePlans, ...deOrder };
+    expect(orderLineText(q, renewal, en, day)).toBe('Renewal of Kitchen TV, Quarterly, due [2026-12-01]');
+    expect(orderLineText(q, renewal, de, day)).toBe('Verlängerung von Kitchen TV, Vierteljährlich, fällig am [2026-12-01]');
+    expect(orderLineText(q, { ...renewal, label: 'Renewal — Kitchen TV' }, de, day)).toBe('Verlängerung von Kitchen TV, Vierteljährlich');
+    expect(orderLineText(q, change, en, day)).toBe('Change of Standard to Premium, Quarterly, 3 connections, until [2026-12-01]');
+    expect(orderLineText(q, change, de, day)).toBe('Wechsel von Standard zu Premium, Vierteljährlich, 3 Verbindungen, bis [2026-12-01]');
+    for (const [plans, orders] of [
+      [esPlans, esOrder],
+      [nlPlans, nlOrder],
+      [ptPlans, ptOrder],
+    ] as const) {
+      for (const line of [renewal, change]) {
+        const text = orderLineText(q, line, { ...plans, ...orders }, day);
+        expect(text).not.toMatch(/Renewal|Change of|connections|due|until/);
+        expect(text).toContain(plans.cycles.quarterly);
+      }
+    }
   });
 
   it('says nothing of an order without a quote', () => {

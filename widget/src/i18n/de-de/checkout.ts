@@ -1,5 +1,6 @@
 import type { CheckoutTexts } from '../en/checkout';
 import { texts as plans } from './plans';
+import { renewal } from './renewal';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Abrechnungszeitraum',
@@ -53,7 +54,7 @@ export const texts: CheckoutTexts = {
   renewWithCardConsent: (every) =>
     `Wir belasten diese Karte ${every} am Fälligkeitsdatum, bis Sie die automatische Verlängerung unter „Meine Dienste“ beenden. Sie können jederzeit vor einem Fälligkeitsdatum kündigen.`,
   dueToday: 'Heute fällig',
-  thenEvery: (amount, every) => `Danach ${amount} ${every}, bis Sie kündigen.`,
+  thenEvery: renewal.thenEvery,
   cardRenews: (today, then, every) => `Heute ${today}, danach ${then} ${every}, bis Sie kündigen`,
   noRenewal: 'Einmalige Zahlung: keine Verlängerung.',
   trialEnds: 'Wenn der Gratis-Test endet, läuft er einfach aus: Es wird nichts berechnet und nichts verlängert.',
@@ -75,15 +76,7 @@ export const texts: CheckoutTexts = {
   ],
   consentCheck: (terms) => ['Ich stimme den ', terms, ' und den obigen Verlängerungsbedingungen zu.'],
   consentRequired: 'Bitte stimmen Sie den Bedingungen zu, um fortzufahren.',
-  renewEvery: {
-    monthly: 'jeden Monat',
-    quarterly: 'alle 3 Monate',
-    semiannually: 'alle 6 Monate',
-    annually: 'jedes Jahr',
-    biennially: 'alle 2 Jahre',
-    triennially: 'alle 3 Jahre',
-    onetime: 'einmalig',
-  },
+  renewEvery: renewal.renewEvery,
   // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
   errors: {
     ...plans.errors,

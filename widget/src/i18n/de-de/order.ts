@@ -1,4 +1,5 @@
 import type { OrderTexts } from '../en/order';
+import { renewal } from './renewal';
 
 export const texts: OrderTexts = {
   creatingOrder: 'Ihre Bestellung wird erstellt …',
@@ -55,6 +56,10 @@ export const texts: OrderTexts = {
   receiptDiscount: (code: string) => `Rabatt (${code})`,
   receiptExtra: (n: number) => (n === 1 ? '1 zusätzliche Verbindung' : `${n} zusätzliche Verbindungen`),
   receiptProxy: 'Proxy-Schutz',
+  receiptRenewal: (name: string, cycle: string, due: string) =>
+    [`Verlängerung von ${name}`, cycle, due && `fällig am ${due}`].filter(Boolean).join(', '),
+  receiptChange: (from: string, to: string, cycle: string, n: number, until: string) =>
+    `Wechsel von ${from} zu ${to}, ${[cycle, n === 1 ? '1 Verbindung' : `${n} Verbindungen`].filter(Boolean).join(', ')}, bis ${until}`,
   receiptNet: 'Netto',
   receiptTax: (rate: string, country: string) => `MwSt. ${rate} % (${country})`,
   receiptTotal: 'Bezahlt',
@@ -63,7 +68,8 @@ export const texts: OrderTexts = {
   orderDate: 'Datum',
   downloadInvoice: 'Rechnung herunterladen',
   creditNote: 'Gutschrift',
-  recurringNote: (amount: string, cycle: string) => `Danach ${amount} ${cycle}, bis Sie kündigen.`,
+  thenEvery: renewal.thenEvery,
+  renewEvery: renewal.renewEvery,
   statuses: {
     Pending: 'Ausstehend',
     Active: 'Aktiv',

@@ -2,6 +2,7 @@
 // The reference table of its area: every locale is typed against it, so a missing key fails `tsc`.
 
 import { texts as plans } from './plans';
+import { renewal } from './renewal';
 
 export const texts = {
   // Billing cycle (the plan grid of the form)
@@ -63,7 +64,7 @@ export const texts = {
     `We will charge this card ${every} on the due date until you cancel auto-renew in "My services". You can cancel at any time before a due date.`,
   // What is charged today and what renews (summary, plan cards, consent at Pay)
   dueToday: 'Due today',
-  thenEvery: (amount: string, every: string) => `Then ${amount} ${every} until you cancel.`,
+  thenEvery: renewal.thenEvery,
   cardRenews: (today: string, then: string, every: string) => `${today} today, then ${then} ${every} until you cancel`,
   noRenewal: 'One-time payment: it does not renew.',
   trialEnds: 'When the free trial ends, it simply stops: nothing is charged and nothing renews.',
@@ -86,15 +87,7 @@ export const texts = {
   ],
   consentCheck: <T>(terms: T): (string | T)[] => ['I agree to the ', terms, ' and to the renewal terms above.'],
   consentRequired: 'Please accept the terms to continue.',
-  renewEvery: {
-    monthly: 'each month',
-    quarterly: 'every 3 months',
-    semiannually: 'every 6 months',
-    annually: 'each year',
-    biennially: 'every 2 years',
-    triennially: 'every 3 years',
-    onetime: 'once',
-  },
+  renewEvery: renewal.renewEvery,
   // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
   errors: {
     ...plans.errors,

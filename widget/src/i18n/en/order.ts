@@ -1,6 +1,8 @@
 // After Pay: creating the order, waiting for payment, the success page and the login details.
 // The reference table of its area: every locale is typed against it, so a missing key fails `tsc`.
 
+import { renewal } from './renewal';
+
 export const texts = {
   // Creating order
   creatingOrder: 'Creating your order…',
@@ -61,6 +63,11 @@ export const texts = {
   receiptDiscount: (code: string) => `Discount (${code})`,
   receiptExtra: (n: number) => (n === 1 ? '1 extra connection' : `${n} extra connections`),
   receiptProxy: 'Proxy protection',
+  // A renewal's line (a WHMCS invoice's) and a plan change's, from their parts.
+  receiptRenewal: (name: string, cycle: string, due: string) =>
+    [`Renewal of ${name}`, cycle, due && `due ${due}`].filter(Boolean).join(', '),
+  receiptChange: (from: string, to: string, cycle: string, n: number, until: string) =>
+    `Change of ${from} to ${to}, ${[cycle, n === 1 ? '1 connection' : `${n} connections`].filter(Boolean).join(', ')}, until ${until}`,
   receiptNet: 'Net',
   receiptTax: (rate: string, country: string) => `VAT ${rate}% (${country})`,
   receiptTotal: 'Total paid',
@@ -69,7 +76,8 @@ export const texts = {
   orderDate: 'Date',
   downloadInvoice: 'Download invoice',
   creditNote: 'Credit note',
-  recurringNote: (amount: string, cycle: string) => `Then ${amount} ${cycle}, until you cancel.`,
+  thenEvery: renewal.thenEvery,
+  renewEvery: renewal.renewEvery,
   statuses: {
     Pending: 'Pending',
     Active: 'Active',

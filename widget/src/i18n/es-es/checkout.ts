@@ -1,5 +1,6 @@
 import type { CheckoutTexts } from '../en/checkout';
 import { texts as plans } from './plans';
+import { renewal } from './renewal';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Periodo de facturación',
@@ -53,7 +54,7 @@ export const texts: CheckoutTexts = {
   renewWithCardConsent: (every) =>
     `Cargaremos esta tarjeta ${every} en la fecha de vencimiento hasta que canceles la renovación automática en «Mis servicios». Puedes cancelarla en cualquier momento antes de un vencimiento.`,
   dueToday: 'A pagar hoy',
-  thenEvery: (amount, every) => `Después, ${amount} ${every} hasta que canceles.`,
+  thenEvery: renewal.thenEvery,
   cardRenews: (today, then, every) => `${today} hoy, después ${then} ${every} hasta que canceles`,
   noRenewal: 'Pago único: no se renueva.',
   trialEnds: 'Cuando termina la prueba gratuita, simplemente se detiene: no se cobra nada y nada se renueva.',
@@ -71,15 +72,7 @@ export const texts: CheckoutTexts = {
   consentTrial: (terms) => ['Al empezar la prueba gratuita, aceptas las ', terms, '. Termina sola: no se cobra nada.'],
   consentCheck: (terms) => ['Acepto las ', terms, ' y las condiciones de renovación indicadas arriba.'],
   consentRequired: 'Acepta las condiciones para continuar.',
-  renewEvery: {
-    monthly: 'cada mes',
-    quarterly: 'cada 3 meses',
-    semiannually: 'cada 6 meses',
-    annually: 'cada año',
-    biennially: 'cada 2 años',
-    triennially: 'cada 3 años',
-    onetime: 'una vez',
-  },
+  renewEvery: renewal.renewEvery,
   // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
   errors: {
     ...plans.errors,

@@ -1,4 +1,5 @@
 import type { OrderTexts } from '../en/order';
+import { renewal } from './renewal';
 
 export const texts: OrderTexts = {
   creatingOrder: 'Creando tu pedido…',
@@ -56,6 +57,10 @@ export const texts: OrderTexts = {
   receiptDiscount: (code: string) => `Descuento (${code})`,
   receiptExtra: (n: number) => (n === 1 ? '1 conexión adicional' : `${n} conexiones adicionales`),
   receiptProxy: 'Protección proxy',
+  receiptRenewal: (name: string, cycle: string, due: string) =>
+    [`Renovación de ${name}`, cycle, due && `vence el ${due}`].filter(Boolean).join(', '),
+  receiptChange: (from: string, to: string, cycle: string, n: number, until: string) =>
+    `Cambio de ${from} a ${to}, ${[cycle, n === 1 ? '1 conexión' : `${n} conexiones`].filter(Boolean).join(', ')}, hasta el ${until}`,
   receiptNet: 'Base imponible',
   receiptTax: (rate: string, country: string) => `IVA ${rate} % (${country})`,
   receiptTotal: 'Total pagado',
@@ -64,7 +69,8 @@ export const texts: OrderTexts = {
   orderDate: 'Fecha',
   downloadInvoice: 'Descargar factura',
   creditNote: 'Factura rectificativa',
-  recurringNote: (amount: string, cycle: string) => `Después, ${amount} ${cycle}, hasta que lo cancele.`,
+  thenEvery: renewal.thenEvery,
+  renewEvery: renewal.renewEvery,
   statuses: {
     Pending: 'Pendiente',
     Active: 'Activa',

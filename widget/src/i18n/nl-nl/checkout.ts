@@ -1,5 +1,6 @@
 import type { CheckoutTexts } from '../en/checkout';
 import { texts as plans } from './plans';
+import { renewal } from './renewal';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Factuurperiode',
@@ -53,7 +54,7 @@ export const texts: CheckoutTexts = {
   renewWithCardConsent: (every) =>
     `We schrijven ${every} op de vervaldatum af van deze kaart, tot je automatisch verlengen stopt bij "Mijn diensten". Je kunt op elk moment vóór een vervaldatum opzeggen.`,
   dueToday: 'Vandaag te betalen',
-  thenEvery: (amount, every) => `Daarna ${amount} ${every} tot je opzegt.`,
+  thenEvery: renewal.thenEvery,
   cardRenews: (today, then, every) => `Vandaag ${today}, daarna ${then} ${every} tot je opzegt`,
   noRenewal: 'Eenmalige betaling: wordt niet verlengd.',
   trialEnds: 'Als de gratis proefperiode afloopt, stopt die gewoon: er wordt niets in rekening gebracht en niets verlengd.',
@@ -75,15 +76,7 @@ export const texts: CheckoutTexts = {
   ],
   consentCheck: (terms) => ['Ik ga akkoord met de ', terms, ' en de verlengingsvoorwaarden hierboven.'],
   consentRequired: 'Ga akkoord met de voorwaarden om verder te gaan.',
-  renewEvery: {
-    monthly: 'elke maand',
-    quarterly: 'elke 3 maanden',
-    semiannually: 'elke 6 maanden',
-    annually: 'elk jaar',
-    biennially: 'elke 2 jaar',
-    triennially: 'elke 3 jaar',
-    onetime: 'eenmalig',
-  },
+  renewEvery: renewal.renewEvery,
   // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
   errors: {
     ...plans.errors,

@@ -1,4 +1,5 @@
 import type { OrderTexts } from '../en/order';
+import { renewal } from './renewal';
 
 export const texts: OrderTexts = {
   creatingOrder: 'Je bestelling wordt aangemaakt…',
@@ -55,6 +56,10 @@ export const texts: OrderTexts = {
   receiptDiscount: (code: string) => `Korting (${code})`,
   receiptExtra: (n: number) => (n === 1 ? '1 extra verbinding' : `${n} extra verbindingen`),
   receiptProxy: 'Proxybescherming',
+  receiptRenewal: (name: string, cycle: string, due: string) =>
+    [`Verlenging van ${name}`, cycle, due && `te betalen op ${due}`].filter(Boolean).join(', '),
+  receiptChange: (from: string, to: string, cycle: string, n: number, until: string) =>
+    `Wijziging van ${from} naar ${to}, ${[cycle, n === 1 ? '1 verbinding' : `${n} verbindingen`].filter(Boolean).join(', ')}, tot ${until}`,
   receiptNet: 'Netto',
   receiptTax: (rate: string, country: string) => `Btw ${rate}% (${country})`,
   receiptTotal: 'Totaal betaald',
@@ -63,7 +68,8 @@ export const texts: OrderTexts = {
   orderDate: 'Datum',
   downloadInvoice: 'Factuur downloaden',
   creditNote: 'Creditnota',
-  recurringNote: (amount: string, cycle: string) => `Daarna ${amount} ${cycle}, tot u opzegt.`,
+  thenEvery: renewal.thenEvery,
+  renewEvery: renewal.renewEvery,
   statuses: {
     Pending: 'In behandeling',
     Active: 'Actief',

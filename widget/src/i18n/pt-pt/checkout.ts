@@ -1,5 +1,6 @@
 import type { CheckoutTexts } from '../en/checkout';
 import { texts as plans } from './plans';
+import { renewal } from './renewal';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Período de faturação',
@@ -53,7 +54,7 @@ export const texts: CheckoutTexts = {
   renewWithCardConsent: (every) =>
     `Vamos cobrar este cartão ${every} na data de vencimento até cancelar a renovação automática em «Os meus serviços». Pode cancelar a qualquer momento antes de um vencimento.`,
   dueToday: 'A pagar hoje',
-  thenEvery: (amount, every) => `Depois, ${amount} ${every} até cancelar.`,
+  thenEvery: renewal.thenEvery,
   cardRenews: (today, then, every) => `${today} hoje, depois ${then} ${every} até cancelar`,
   noRenewal: 'Pagamento único: não é renovado.',
   trialEnds: 'Quando o teste gratuito termina, simplesmente para: nada é cobrado e nada é renovado.',
@@ -71,15 +72,7 @@ export const texts: CheckoutTexts = {
   consentTrial: (terms) => ['Ao iniciar o teste gratuito, aceita os ', terms, '. Termina por si: nada é cobrado.'],
   consentCheck: (terms) => ['Aceito os ', terms, ' e as condições de renovação acima.'],
   consentRequired: 'Aceite os termos para continuar.',
-  renewEvery: {
-    monthly: 'todos os meses',
-    quarterly: 'a cada 3 meses',
-    semiannually: 'a cada 6 meses',
-    annually: 'todos os anos',
-    biennially: 'a cada 2 anos',
-    triennially: 'a cada 3 anos',
-    onetime: 'uma vez',
-  },
+  renewEvery: renewal.renewEvery,
   // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
   errors: {
     ...plans.errors,

@@ -1,4 +1,5 @@
 import type { OrderTexts } from '../en/order';
+import { renewal } from './renewal';
 
 export const texts: OrderTexts = {
   creatingOrder: 'A criar a sua encomenda…',
@@ -54,6 +55,10 @@ export const texts: OrderTexts = {
   receiptDiscount: (code: string) => `Desconto (${code})`,
   receiptExtra: (n: number) => (n === 1 ? '1 ligação adicional' : `${n} ligações adicionais`),
   receiptProxy: 'Proteção proxy',
+  receiptRenewal: (name: string, cycle: string, due: string) =>
+    [`Renovação de ${name}`, cycle, due && `vence a ${due}`].filter(Boolean).join(', '),
+  receiptChange: (from: string, to: string, cycle: string, n: number, until: string) =>
+    `Alteração de ${from} para ${to}, ${[cycle, n === 1 ? '1 ligação' : `${n} ligações`].filter(Boolean).join(', ')}, até ${until}`,
   receiptNet: 'Valor líquido',
   receiptTax: (rate: string, country: string) => `IVA ${rate}% (${country})`,
   receiptTotal: 'Total pago',
@@ -62,7 +67,8 @@ export const texts: OrderTexts = {
   orderDate: 'Data',
   downloadInvoice: 'Transferir fatura',
   creditNote: 'Nota de crédito',
-  recurringNote: (amount: string, cycle: string) => `Depois, ${amount} ${cycle}, até cancelar.`,
+  thenEvery: renewal.thenEvery,
+  renewEvery: renewal.renewEvery,
   statuses: {
     Pending: 'Pendente',
     Active: 'Ativa',

@@ -9,6 +9,7 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
 import { Alert } from '../../ui/Notice';
 import { orderItems } from '../../ui/orderLines';
+import { formatDecimal } from '../../i18n/amounts';
 import { useAfterSaleError } from './hooks';
 import { RowsSkeleton } from './Skeleton';
 
@@ -70,8 +71,9 @@ export function OrdersSection() {
 
 function OrderRow({ order: o }: { order: Order }) {
   const c = useController();
-  const { a, t, money, date } = useAfterSaleTexts();
+  const { a, t, money, date, locale } = useAfterSaleTexts();
   const errText = useAfterSaleError();
+  const tax = o.quote?.tax;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const status = (a.orderStatuses as Record<string, string>)[o.status] ?? o.status;
@@ -96,7 +98,7 @@ function OrderRow({ order: o }: { order: Order }) {
         {o.createdAt ? date(o.createdAt) : ''}
       </span>
       <span className="sc-order-what" id={`${idBase}-what`} data-testid="order-what">
-        {orderItems(o, t)}
+        {orderItems(o, t, date)}
         {o.invoiceNumber && (
           <span className="sc-muted sc-small">
             {' · '}
@@ -130,19 +132,33 @@ function OrderRow({ order: o }: { order: Order }) {
           </button>
         )}
         {o.creditNotes.map((n) => (
-          <button
-            key={n.id}
-            type="button"
-            className="sc-btn sc-btn-ghost sc-btn-small"
-            data-testid="order-credit-note"
-            aria-label={a.creditNotePdfFor(n.number)}
-            aria-disabled={busy !== null || undefined}
-            aria-busy={busy === n.id || undefined}
-            onClick={() => void download(n.id, () => downloadCreditNote(c.client, n, c.host.shadowRoot))}
-          >
-            <Icon name={busy === n.id ? 'spinner' : 'download'} className={busy === n.id ? 'sc-spin' : undefined} />
-            {t.creditNote} −{money(n.amount)}
-          </button>
+          // A credit note as the receipt and its PDF set it out: from a taxed order, its net and the
+          // VAT it gives back at the invoice's rate beside its total.
+          <span className="sc-order-credit" key={n.id}>
+            <button
+              type="button"
+              className="sc-btn sc-btn-ghost sc-btn-small"
+              data-testid="order-credit-note"
+              aria-label={a.creditNotePdfFor(n.number)}
+              aria-disabled={busy !== null || undefined}
+              aria-busy={busy === n.id || undefined}
+              onClick={() => void download(n.id, () => downloadCreditNote(c.client, n, c.host.shadowRoot))}
+            >
+              <Icon name={busy === n.id ? 'spinner' : 'download'} className={busy === n.id ? 'sc-spin' : undefined} />
+              {t.creditNote} −{money(n.amount)}
+            </button>
+            {n.tax && tax && (
+              <span className="sc-muted sc-small" data-testid="order-credit-note-tax">
+                <span className="sc-nowrap">
+                  {t.receiptNet} −{money({ amount: n.amount.amount - n.tax.amount, currency: n.amount.currency })}
+                </span>
+                {' · '}
+                <span className="sc-nowrap">
+                  {t.receiptTax(formatDecimal(Number(tax.rate), locale), tax.country)} −{money(n.tax)}
+                </span>
+              </span>
+            )}
+          </span>
         ))}
       </span>
       {error && (

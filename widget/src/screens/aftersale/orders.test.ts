@@ -66,6 +66,56 @@ describe('Orders and invoices in My services', () => {
     expect(upsell.querySelector('[data-testid="order-invoice"]')!.textContent).toBe('Rechnung (PDF)');
   });
 
+  // A taxed shop (EU VAT block, WHMCS mode or built-in): a WHMCS renewal invoice's order worded in
+  // the buyer's language from its parts (it read "Renewal — Vierteljährlich"), and a credit note's
+  // net and VAT beside its total as the receipt and its PDF set them out (it showed the total only).
+  function taxedList() {
+    type O = Record<string, unknown> & { quote: Record<string, unknown>; creditNotes: Record<string, unknown>[] };
+    const orders = body<{ orders: O[] }>('order.list', '200').orders;
+    const tax = { country: 'DE', rate: '19', amount: 207, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' };
+    const eur = (amount: number) => ({ amount, currency: 'EUR' });
+    const renewal: O = {
+      ...orders[0]!,
+      orderId: 'ord_storybookrn',
+      createdAt: '2030-03-02T00:00:00Z',
+      quote: {
+        ...orders[0]!.quote,
+        billingCycle: 'quarterly',
+        lines: [{ key: 'plan', label: 'Renewal — Premium (2030-03-05)', amount: eur(1299) }],
+        tax,
+        net: eur(1092),
+      },
+    };
+    const refunded: O = {
+      ...orders[2]!,
+      quote: { ...orders[2]!.quote, tax, net: eur(1092) },
+      tax,
+      net: eur(1092),
+      creditNotes: [{ ...orders[2]!.creditNotes[0]!, tax: eur(80) }],
+    };
+    return { orders: [renewal, refunded] };
+  }
+
+  it.each([
+    ['en', 'Renewal of Premium, Quarterly, due March 5, 2030', /^Net −€4\.20 · VAT 19% \(DE\) −€0\.80$/],
+    ['de-de', 'Verlängerung von Premium, Vierteljährlich, fällig am 5. März 2030', /^Netto −4,20\s€ · MwSt\. 19 % \(DE\) −0,80\s€$/],
+  ])('words a renewal from its parts and sets out a credit note’s net and VAT (%s)', async (locale, what, creditTax) => {
+    const api = installApi();
+    api.on('order.list', taxedList);
+    const { section } = await openOrders({ locale });
+    const [renewal, refunded] = (await within(section).findAllByTestId('order-row')) as [HTMLElement, HTMLElement];
+    expect(renewal.querySelector('[data-testid="order-what"]')!.textContent).toBe(what);
+    expect(refunded.querySelector('[data-testid="order-credit-note-tax"]')!.textContent).toMatch(creditTax);
+  });
+
+  it('shows no net or VAT of a credit note from an untaxed order', async () => {
+    installApi();
+    const { section } = await openOrders();
+    const rows = await within(section).findAllByTestId('order-row');
+    expect(within(rows[2]!).getByTestId('order-credit-note')).toBeTruthy();
+    expect(within(rows[2]!).queryByTestId('order-credit-note-tax')).toBeNull();
+  });
+
   it('downloads an invoice and a credit note with the session token, named after their numbers', async () => {
     const api = installApi();
     const blobs: Blob[] = [];

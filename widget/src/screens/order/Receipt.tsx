@@ -6,6 +6,7 @@ import { useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
 import { orderLineText } from '../../ui/orderLines';
+import { isCycle } from '../../api/schemas';
 
 /**
  * What was bought and paid: the quote's lines and discount, the total, the payment method, the
@@ -23,7 +24,11 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
   );
   const method = gateway && gateways.status === 'ok' ? (gateways.data.gateways.find((g) => g.module === gateway)?.displayName ?? '') : '';
   const q = o.quote;
-  const perCycle = o.recurring ? ((t.perCycle as Record<string, string>)[o.recurring.billingCycle] ?? o.recurring.billingCycle) : '';
+  // What renews, in the checkout's own sentence and cycle words ("Then €60.99 every 3 months until
+  // you cancel."): one source of the wording before and after paying (the order table's are the
+  // checkout table's).
+  const r = o.recurring;
+  const renews = r && isCycle(r.billingCycle) ? t.thenEvery(money(r), t.renewEvery[r.billingCycle]) : '';
 
   async function download() {
     setDownloading(true);
@@ -46,7 +51,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <dl className="sc-lines" data-testid="receipt-lines">
           {q.lines.map((line, i) => (
             <div className="sc-line" key={`${line.key}-${i}`}>
-              <dt>{orderLineText(q, line, t)}</dt>
+              <dt>{orderLineText(q, line, t, date)}</dt>
               <dd>{money(line.amount)}</dd>
             </div>
           ))}
@@ -76,7 +81,11 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <strong>{money(o.total)}</strong>
       </div>
       {/* A refunded order renews no more. */}
-      {o.recurring && o.status !== 'refunded' && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
+      {renews && o.status !== 'refunded' && (
+        <p className="sc-muted sc-small" data-testid="receipt-renews">
+          {renews}
+        </p>
+      )}
       <dl className="sc-facts">
         {o.createdAt && (
           <div>

@@ -67,7 +67,7 @@ describe('the receipt on the success page', () => {
     expect(r.getByTestId('receipt-total').textContent).toBe('Total paid€11.69');
     expect(r.getByTestId('receipt-number').textContent).toBe('SC-2030-000001');
     expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Card (sandbox)');
-    expect(r.getByText('Then €12.99 per month, until you cancel.')).toBeTruthy();
+    expect((await r.findByTestId('receipt-renews')).textContent).toBe('Then €12.99 each month until you cancel.');
     expect(r.getByTestId('receipt-credit-note').textContent).toBe('Credit note CN-2030-000001−€5.00');
     // An untaxed order's credit note: no net or VAT to show.
     expect(r.queryByTestId('credit-note-tax')).toBeNull();
@@ -223,6 +223,27 @@ describe('the receipt on the success page', () => {
     expect(within(page).getByTestId('receipt-credit-note')).toBeTruthy();
     expect(within(page).getByTestId('receipt').textContent).not.toContain(renews);
     expect(ui().queryByTestId('success-credentials')).toBeNull();
+  });
+
+  // What renews, worded as the checkout worded it before payment ("alle 3 Monate" there, once
+  // "pro 3 Monate" here): the checkout's sentence and cycle words are the receipt's.
+  it.each([
+    ['en', 'Then €60.99 every 3 months until you cancel.'],
+    ['en-us', 'Then €60.99 every 3 months until you cancel.'],
+    ['en-gb', 'Then €60.99 every 3 months until you cancel.'],
+    ['de-de', /^Danach 60,99\s€ alle 3 Monate, bis Sie kündigen\.$/],
+    ['es-es', /^Después, 60,99\s€ cada 3 meses hasta que canceles\.$/],
+    ['nl-nl', /^Daarna €\s?60,99 elke 3 maanden tot je opzegt\.$/],
+    ['pt-pt', /^Depois, 60,99\s€ a cada 3 meses até cancelar\.$/],
+  ])("says what renews in the checkout's words (%s)", async (locale, want) => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...discounted(), recurring: { amount: 6099, currency: 'EUR', billingCycle: 'quarterly' } }));
+    paidWith('sandbox');
+    const { ui } = mount({ locale });
+    const r = within(await receipt(ui));
+    const text = (await r.findByTestId('receipt-renews')).textContent;
+    if (typeof want === 'string') expect(text).toBe(want);
+    else expect(text).toMatch(want);
   });
 
   it('shows no tax line for an order without tax', async () => {
