@@ -156,6 +156,8 @@ type Store interface {
 	RetryConsoleJob(ctx context.Context, id int64) (Job, error)
 	CancelConsoleJob(ctx context.Context, id int64) (Job, error)
 	SummaryCounts(ctx context.Context, from, now time.Time) (Counts, error)
+	// ClockMoves lists the test clock's moves, oldest first (the offsets in force over time).
+	ClockMoves(ctx context.Context) (clock.Moves, error)
 }
 
 // Console reads the shop for operators.
@@ -351,9 +353,20 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 				Args: []string{strconv.FormatInt(r.Amount.Amount, 10), r.Amount.Currency, strconv.FormatInt(r.Expected.Amount, 10), r.Expected.Currency, r.Reason}})
 		}
 	}
+	// The order, its payment, reviews and audit entries are dated in business time; the webhook
+	// inbox, the job queue and the outbox stamp their rows in real time (their retries, leases
+	// and retention run on it, and a test clock must not age them). The timeline reads those in
+	// business time too, each by the test clock's offset in force when it was written (not the
+	// offset now: a mail sent before `clock advance 30d` stays before it), and searches them from
+	// the real time the order was placed.
+	moves, err := c.store.ClockMoves(ctx)
+	if err != nil {
+		return Detail{}, err
+	}
+	placed := moves.Real(o.CreatedAt)
 	// Providers' events name the invoice in their own bodies, each in its own shape: a stored
 	// event belongs to the order when its body holds the invoice id.
-	hooks, err := c.store.WebhooksBetween(ctx, o.CreatedAt, o.CreatedAt.Add(webhookHorizon), maxWebhooks)
+	hooks, err := c.store.WebhooksBetween(ctx, placed, placed.Add(webhookHorizon), maxWebhooks)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -363,7 +376,7 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 			if h.Processed.IsZero() {
 				outcome = "pending"
 			}
-			add(Event{At: h.ReceivedAt, Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail),
+			add(Event{At: moves.Business(h.ReceivedAt), Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail),
 				Args: []string{h.Provider, h.EventID}})
 		}
 	}
@@ -384,16 +397,19 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		return Detail{}, err
 	}
 	for _, j := range jobs {
-		add(Event{At: j.UpdatedAt, Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError,
+		add(Event{At: moves.Business(j.UpdatedAt), Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError,
 			Args: []string{string(j.Kind), strconv.FormatInt(j.ID, 10), strconv.Itoa(j.Attempts)}})
 	}
-	// The outbox dates its messages by the wall clock, which a moved test clock leaves behind.
-	mails, err := c.store.MailTo(ctx, o.Email, o.CreatedAt.Add(-mailSlack))
+	mails, err := c.store.MailTo(ctx, o.Email, placed.Add(-mailSlack))
 	if err != nil {
 		return Detail{}, err
 	}
 	for _, m := range mails {
-		add(Event{At: m.CreatedAt, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError,
+		at := moves.Business(m.CreatedAt)
+		if at.Before(o.CreatedAt.Add(-mailSlack)) {
+			continue // sent before the clock moved, for an earlier order
+		}
+		add(Event{At: at, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError,
 			Args: []string{strconv.FormatInt(m.ID, 10), m.Subject}})
 	}
 	for _, target := range refs {
