@@ -138,6 +138,9 @@ type Store interface {
 	// OrderHold reads why the fraud check held the order; nil when it never was.
 	OrderHold(ctx context.Context, id string) (*order.Hold, error)
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	// OrderTargetLines lists the existing lines an order works on (the line a renewal renews,
+	// an upsell raises, a charged change changes).
+	OrderTargetLines(ctx context.Context, orderID string) ([]order.Service, error)
 	Reviews(ctx context.Context, limit int) ([]order.Review, error)
 	// WebhooksBetween lists stored events received in [from, to), oldest first, at most limit.
 	WebhooksBetween(ctx context.Context, from, to time.Time, limit int) ([]Webhook, error)
@@ -311,6 +314,18 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
+	// The lines the order made carry its jobs and audit entries; a renewal, an upsell or a
+	// change made none and shows the line it works on, whose own history is the line's.
+	own := len(lines)
+	worked, err := c.store.OrderTargetLines(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, l := range worked {
+		if !slices.ContainsFunc(lines, func(m order.Service) bool { return m.ID == l.ID }) {
+			lines = append(lines, l)
+		}
+	}
 	c.due.fill(ctx, lines)
 	full, err := c.store.Order(ctx, id)
 	if err != nil {
@@ -381,7 +396,7 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		}
 	}
 	refs := append([]string{id}, o.InvoiceID)
-	for _, l := range lines {
+	for _, l := range lines[:own] {
 		refs = append(refs, l.ID)
 	}
 	// A refund's own job (recording it in WHMCS) names the order and the refund.

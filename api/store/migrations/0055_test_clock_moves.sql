@@ -13,3 +13,8 @@ CREATE TABLE test_clock_moves (
 CREATE INDEX test_clock_moves_at ON test_clock_moves (at);
 INSERT INTO test_clock_moves (at, clock_offset)
   SELECT updated_at, value FROM settings WHERE key = 'test_clock_offset';
+
+-- The lines of orders cancelled before (expired unpaid, cancelled) were left Pending: they
+-- are Cancelled as a cancelled order's lines are from now on (setOrderStatus).
+UPDATE services SET status = 'Cancelled'
+  WHERE status = 'Pending' AND order_id IN (SELECT id FROM orders WHERE status = 'cancelled');
