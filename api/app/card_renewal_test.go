@@ -575,3 +575,46 @@ func TestCardRenewalDeclinedIsAFailedRenewal(t *testing.T) {
 		}
 	})
 }
+
+// TestRenewWithCardDeclinedTellsTheBuyer: the buyer's GET /services says why the saved card did
+// not pay the open renewal (renewalCardCharge: declined, then authentication_required), so My
+// services can say so and offer the pay link; nothing before the due day's charge, nothing once
+// the card paid.
+func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx := t.Context()
+		svcID, due, _ := s.cardService(f, "told@example.com")
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		day := due.UTC().Truncate(24 * time.Hour)
+		steps := []struct {
+			at     time.Time
+			answer string
+			want   string // "" for null
+			open   bool
+		}{
+			{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
+			{day.Add(time.Hour), "decline", "declined", true},
+			{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
+			{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
+		}
+		for _, step := range steps {
+			advanceTo(t, step.at, s)
+			f.answerWith(step.answer)
+			if _, err := s.app.ChargeRenewals(ctx); err != nil {
+				t.Fatalf("%s: charge: %v", step.at, err)
+			}
+			s.drain()
+			// (signed in again: a session lasts days of business time)
+			got := s.getService(s.identify("told@example.com", "card-password").Token, svcID)
+			if (got.RenewalInvoiceID != nil) != step.open || deref(got.RenewalCardCharge) != step.want || !got.RenewsWithCard {
+				t.Errorf("%s: renewalInvoiceId %v, renewalCardCharge %q, renewsWithCard %v; want open %v, %q", step.at,
+					deref(got.RenewalInvoiceID), deref(got.RenewalCardCharge), got.RenewsWithCard, step.open, step.want)
+			}
+		}
+	})
+}
