@@ -15,6 +15,7 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -615,6 +616,47 @@ func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
 				t.Errorf("%s: renewalInvoiceId %v, renewalCardCharge %q, renewsWithCard %v; want open %v, %q", step.at,
 					deref(got.RenewalInvoiceID), deref(got.RenewalCardCharge), got.RenewsWithCard, step.open, step.want)
 			}
+		}
+	})
+}
+
+// TestCardRenewalMailsSayTheCardPays: the renewal mails of a line that renews with a saved card
+// say, in the buyer's locale, that the card is charged on the due date (not "pay it before
+// then"); once the due day's charge was declined, the due mail says so and to pay by the link.
+func TestCardRenewalMailsSayTheCardPays(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx := t.Context()
+		de := s.speaking("de-DE,de;q=0.9")
+		_, due, _ := de.cardService(f, "karte@example.com")
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		german, _ := mail.TextsOf("de-de")
+		msgs := s.renewalMails("karte@example.com")
+		if len(msgs) != 1 {
+			t.Fatalf("%d renewal mails, want the invoice's", len(msgs))
+		}
+		if b := msgs[0].Body; !strings.Contains(b, "Ihre gespeicherte Karte wird am ") || strings.Contains(b, german.RenewalInvoiceNext) {
+			t.Errorf("the renewal invoice mail of a card line:\n%s\nwant the card charged on the due date, not %q", b, german.RenewalInvoiceNext)
+		}
+
+		day := due.UTC().Truncate(24 * time.Hour)
+		advanceTo(t, day.Add(time.Hour), s)
+		f.answerWith("decline")
+		if _, err := s.app.ChargeRenewals(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.app.RemindRenewals(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s.drain()
+		msgs = s.renewalMails("karte@example.com")
+		last := msgs[len(msgs)-1]
+		if !strings.Contains(last.Body, german.CardDeclined) || strings.Contains(last.Body, german.DueNext) {
+			t.Errorf("the due mail after a declined charge (%q):\n%s\nwant %q", last.Subject, last.Body, german.CardDeclined)
 		}
 	})
 }
