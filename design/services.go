@@ -27,6 +27,10 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 		Attribute("renewalOrderId", String, "The order of the open renewal invoice; null when none", func() {
 			Meta("struct:tag:json", "renewalOrderId") // always present, null when none
 		})
+		Attribute("renewalCardCharge", String, "Why the saved card did not pay the open renewal invoice: the outcome of its latest off-session charge (declined: the bank refused the card; authentication_required: the bank asks the buyer to confirm, which only the pay link can do; refused: the card can no longer be charged); null when no charge of it failed. The invoice stays payable by its pay link", func() {
+			Enum("declined", "authentication_required", "refused")
+			Meta("struct:tag:json", "renewalCardCharge") // always present, null when none
+		})
 		Attribute("recurringAmount", Money, "What the next period costs: the plan, cycle and extras as bought, at the catalog's prices, without one-time promotions; null for trials and one-time services", func() {
 			Meta("struct:tag:json", "recurringAmount") // always present, null when none
 		})

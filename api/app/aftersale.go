@@ -60,7 +60,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays,
 		Stock: a.stock, Locate: a.locate}
-	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base,
+	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Attempts: a.store.Charges, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base,
 		Receipt: a.ReceiptLink}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)

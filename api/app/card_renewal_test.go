@@ -15,6 +15,7 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -572,6 +573,90 @@ func TestCardRenewalDeclinedIsAFailedRenewal(t *testing.T) {
 			if n := failed(); n != step.want {
 				t.Fatalf("step %d (%s): failedRenewals %d, want %d", i, step.answer, n, step.want)
 			}
+		}
+	})
+}
+
+// TestRenewWithCardDeclinedTellsTheBuyer: the buyer's GET /services says why the saved card did
+// not pay the open renewal (renewalCardCharge: declined, then authentication_required), so My
+// services can say so and offer the pay link; nothing before the due day's charge, nothing once
+// the card paid.
+func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx := t.Context()
+		svcID, due, _ := s.cardService(f, "told@example.com")
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		day := due.UTC().Truncate(24 * time.Hour)
+		steps := []struct {
+			at     time.Time
+			answer string
+			want   string // "" for null
+			open   bool
+		}{
+			{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
+			{day.Add(time.Hour), "decline", "declined", true},
+			{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
+			{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
+		}
+		for _, step := range steps {
+			advanceTo(t, step.at, s)
+			f.answerWith(step.answer)
+			if _, err := s.app.ChargeRenewals(ctx); err != nil {
+				t.Fatalf("%s: charge: %v", step.at, err)
+			}
+			s.drain()
+			// (signed in again: a session lasts days of business time)
+			got := s.getService(s.identify("told@example.com", "card-password").Token, svcID)
+			if (got.RenewalInvoiceID != nil) != step.open || deref(got.RenewalCardCharge) != step.want || !got.RenewsWithCard {
+				t.Errorf("%s: renewalInvoiceId %v, renewalCardCharge %q, renewsWithCard %v; want open %v, %q", step.at,
+					deref(got.RenewalInvoiceID), deref(got.RenewalCardCharge), got.RenewsWithCard, step.open, step.want)
+			}
+		}
+	})
+}
+
+// TestCardRenewalMailsSayTheCardPays: the renewal mails of a line that renews with a saved card
+// say, in the buyer's locale, that the card is charged on the due date (not "pay it before
+// then"); once the due day's charge was declined, the due mail says so and to pay by the link.
+func TestCardRenewalMailsSayTheCardPays(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx := t.Context()
+		de := s.speaking("de-DE,de;q=0.9")
+		_, due, _ := de.cardService(f, "karte@example.com")
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		german, _ := mail.TextsOf("de-de")
+		msgs := s.renewalMails("karte@example.com")
+		if len(msgs) != 1 {
+			t.Fatalf("%d renewal mails, want the invoice's", len(msgs))
+		}
+		if b := msgs[0].Body; !strings.Contains(b, "Ihre gespeicherte Karte wird am ") || strings.Contains(b, german.RenewalInvoiceNext) {
+			t.Errorf("the renewal invoice mail of a card line:\n%s\nwant the card charged on the due date, not %q", b, german.RenewalInvoiceNext)
+		}
+
+		day := due.UTC().Truncate(24 * time.Hour)
+		advanceTo(t, day.Add(time.Hour), s)
+		f.answerWith("decline")
+		if _, err := s.app.ChargeRenewals(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.app.RemindRenewals(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s.drain()
+		msgs = s.renewalMails("karte@example.com")
+		last := msgs[len(msgs)-1]
+		if !strings.Contains(last.Body, german.CardDeclined) || strings.Contains(last.Body, german.DueNext) {
+			t.Errorf("the due mail after a declined charge (%q):\n%s\nwant %q", last.Subject, last.Body, german.CardDeclined)
 		}
 	})
 }

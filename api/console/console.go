@@ -138,6 +138,9 @@ type Store interface {
 	// OrderHold reads why the fraud check held the order; nil when it never was.
 	OrderHold(ctx context.Context, id string) (*order.Hold, error)
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	// OrderTargetLines lists the existing lines an order works on (the line a renewal renews,
+	// an upsell raises, a charged change changes).
+	OrderTargetLines(ctx context.Context, orderID string) ([]order.Service, error)
 	Reviews(ctx context.Context, limit int) ([]order.Review, error)
 	// WebhooksBetween lists stored events received in [from, to), oldest first, at most limit.
 	WebhooksBetween(ctx context.Context, from, to time.Time, limit int) ([]Webhook, error)
@@ -156,6 +159,8 @@ type Store interface {
 	RetryConsoleJob(ctx context.Context, id int64) (Job, error)
 	CancelConsoleJob(ctx context.Context, id int64) (Job, error)
 	SummaryCounts(ctx context.Context, from, now time.Time) (Counts, error)
+	// ClockMoves lists the test clock's moves, oldest first (the offsets in force over time).
+	ClockMoves(ctx context.Context) (clock.Moves, error)
 }
 
 // Console reads the shop for operators.
@@ -309,6 +314,18 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
+	// The lines the order made carry its jobs and audit entries; a renewal, an upsell or a
+	// change made none and shows the line it works on, whose own history is the line's.
+	own := len(lines)
+	worked, err := c.store.OrderTargetLines(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, l := range worked {
+		if !slices.ContainsFunc(lines, func(m order.Service) bool { return m.ID == l.ID }) {
+			lines = append(lines, l)
+		}
+	}
 	c.due.fill(ctx, lines)
 	full, err := c.store.Order(ctx, id)
 	if err != nil {
@@ -351,9 +368,20 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 				Args: []string{strconv.FormatInt(r.Amount.Amount, 10), r.Amount.Currency, strconv.FormatInt(r.Expected.Amount, 10), r.Expected.Currency, r.Reason}})
 		}
 	}
+	// The order, its payment, reviews and audit entries are dated in business time; the webhook
+	// inbox, the job queue and the outbox stamp their rows in real time (their retries, leases
+	// and retention run on it, and a test clock must not age them). The timeline reads those in
+	// business time too, each by the test clock's offset in force when it was written (not the
+	// offset now: a mail sent before `clock advance 30d` stays before it), and searches them from
+	// the real time the order was placed.
+	moves, err := c.store.ClockMoves(ctx)
+	if err != nil {
+		return Detail{}, err
+	}
+	placed := moves.Real(o.CreatedAt)
 	// Providers' events name the invoice in their own bodies, each in its own shape: a stored
 	// event belongs to the order when its body holds the invoice id.
-	hooks, err := c.store.WebhooksBetween(ctx, o.CreatedAt, o.CreatedAt.Add(webhookHorizon), maxWebhooks)
+	hooks, err := c.store.WebhooksBetween(ctx, placed, placed.Add(webhookHorizon), maxWebhooks)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -363,12 +391,12 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 			if h.Processed.IsZero() {
 				outcome = "pending"
 			}
-			add(Event{At: h.ReceivedAt, Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail),
+			add(Event{At: moves.Business(h.ReceivedAt), Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail),
 				Args: []string{h.Provider, h.EventID}})
 		}
 	}
 	refs := append([]string{id}, o.InvoiceID)
-	for _, l := range lines {
+	for _, l := range lines[:own] {
 		refs = append(refs, l.ID)
 	}
 	// A refund's own job (recording it in WHMCS) names the order and the refund.
@@ -384,16 +412,19 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 		return Detail{}, err
 	}
 	for _, j := range jobs {
-		add(Event{At: j.UpdatedAt, Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError,
+		add(Event{At: moves.Business(j.UpdatedAt), Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError,
 			Args: []string{string(j.Kind), strconv.FormatInt(j.ID, 10), strconv.Itoa(j.Attempts)}})
 	}
-	// The outbox dates its messages by the wall clock, which a moved test clock leaves behind.
-	mails, err := c.store.MailTo(ctx, o.Email, o.CreatedAt.Add(-mailSlack))
+	mails, err := c.store.MailTo(ctx, o.Email, placed.Add(-mailSlack))
 	if err != nil {
 		return Detail{}, err
 	}
 	for _, m := range mails {
-		add(Event{At: m.CreatedAt, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError,
+		at := moves.Business(m.CreatedAt)
+		if at.Before(o.CreatedAt.Add(-mailSlack)) {
+			continue // sent before the clock moved, for an earlier order
+		}
+		add(Event{At: at, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError,
 			Args: []string{strconv.FormatInt(m.ID, 10), m.Subject}})
 	}
 	for _, target := range refs {

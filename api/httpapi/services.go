@@ -144,6 +144,16 @@ func (s *servicesService) renewalOf(ctx context.Context, r *genservices.ServiceR
 	}
 	if open {
 		r.RenewalInvoiceID, r.RenewalOrderID = &o.Invoice.ID, &o.ID
+		// A saved card that did not pay it: the buyer is told so, and to pay by the link.
+		if s.upstreamRenew == nil && r.RenewsWithCard {
+			failed, err := s.renewals.FailedCharge(ctx, o.ID)
+			if err != nil {
+				return fmt.Errorf("service %s: %w", svc.ID, err)
+			}
+			if failed != "" {
+				r.RenewalCardCharge = &failed
+			}
+		}
 	}
 	if !renewing {
 		return nil

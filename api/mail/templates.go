@@ -63,10 +63,47 @@ type Data struct {
 	// Receipt is the invoice PDF's link and Invoice its number: the order and renewal-paid mails
 	// link it when set.
 	Receipt, Invoice string
+	// Card is how a renewal mail's invoice is paid when the line renews with a saved card:
+	// CardSaved (charged on the due date) or CardDeclined (a charge did not pay: pay by the
+	// link); "" for a line paid by its link.
+	Card CardState
 	// Items are what the order or renewal bills, already in the buyer's words and amounts
 	// (the plan and its cycle, extras, proxy protection, a discount as a negative amount); the
 	// mail lists them above Total when set.
 	Items []Item
+}
+
+// CardState is how a saved card stands to pay a renewal (Data.Card).
+type CardState string
+
+const (
+	CardSaved    CardState = "saved"
+	CardDeclined CardState = "declined"
+)
+
+// cardSentences puts a card line's sentences in a renewal mail's: the card pays it on the due
+// date (nothing to do), or, once a charge did not pay, the buyer pays by the link.
+func cardSentences(kind Kind, card CardState, t Texts, before []string) []string {
+	if card == "" {
+		return before
+	}
+	next := map[Kind]string{KindRenewalInvoice: t.RenewalInvoiceNext, KindRenewalReminder: t.RenewalInvoiceNext, KindRenewalDue: t.DueNext}
+	instead := t.CardDeclined
+	if card == CardSaved {
+		instead = map[Kind]string{KindRenewalInvoice: t.CardNext, KindRenewalReminder: t.CardNext, KindRenewalDue: t.CardDueNext}[kind]
+	}
+	out := make([]string, 0, len(before)+1)
+	for _, s := range before {
+		switch {
+		case next[kind] != "" && s == next[kind] && instead != "":
+			out = append(out, instead)
+		case kind == KindRenewalOverdue && card == CardDeclined && s == t.OverdueWarning:
+			out = append(out, t.CardDeclined, s)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Item is one billed line of a mail.
@@ -190,7 +227,7 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 		Lang: lang, Subject: fill(l.subject(t)), Greeting: fill(t.Greeting), Button: fill(l.button(t)),
 		Link: d.Link, Signature: fill(t.Signature),
 	}
-	for _, s := range l.before(t) {
+	for _, s := range cardSentences(kind, d.Card, t, l.before(t)) {
 		page.Before = append(page.Before, fill(s))
 	}
 	for _, s := range l.after(t) {

@@ -47,6 +47,12 @@ type Texts struct {
 	OverdueIntro   string
 	OverdueWarning string
 
+	// A renewal of a line that renews with a saved card: the card is charged on the due date
+	// (CardNext, CardDueNext); after a charge did not pay, CardDeclined says to pay by the link.
+	CardNext     string
+	CardDueNext  string
+	CardDeclined string
+
 	// The renewal-paid mail: {total} paid, {due} the new due date.
 	RenewalPaidSubject string
 	RenewalPaidIntro   string
@@ -129,6 +135,9 @@ var english = Texts{
 	OverdueSubject: "Payment overdue: your {store} line will be suspended on {suspend}",
 	OverdueIntro:   "Your subscription was due on {due} and your renewal invoice of {total} is still unpaid.",
 	OverdueWarning: "Unless it is paid, your line will be suspended on {suspend}. Paying afterwards brings the same line back.",
+	CardNext:       "Nothing to do: your saved card will be charged {total} on {due}. To pay another way, use the link below before then.",
+	CardDueNext:    "Nothing to do: your saved card is charged {total} today.",
+	CardDeclined:   "Your bank declined the charge to your saved card. Please pay the invoice with the link below to keep your line running.",
 
 	RenewalPaidSubject: "Your {store} renewal is paid",
 	RenewalPaidIntro:   "Thank you: your renewal payment of {total} has arrived. Your subscription now runs until {due}, with the same line, user name and password.",
@@ -194,6 +203,9 @@ var german = Texts{
 	OverdueSubject: "Zahlung überfällig: Ihr {store}-Zugang wird am {suspend} gesperrt",
 	OverdueIntro:   "Ihr Abonnement war am {due} fällig, und Ihre Verlängerungsrechnung über {total} ist noch unbezahlt.",
 	OverdueWarning: "Ohne Zahlung wird Ihr Zugang am {suspend} gesperrt. Eine spätere Zahlung schaltet denselben Zugang wieder frei.",
+	CardNext:       "Sie müssen nichts tun: Ihre gespeicherte Karte wird am {due} mit {total} belastet. Wenn Sie anders bezahlen möchten, nutzen Sie bis dahin den Link unten.",
+	CardDueNext:    "Sie müssen nichts tun: Ihre gespeicherte Karte wird heute mit {total} belastet.",
+	CardDeclined:   "Ihre Bank hat die Abbuchung von Ihrer gespeicherten Karte abgelehnt. Bitte bezahlen Sie die Rechnung über den Link unten, damit Ihr Zugang weiterläuft.",
 
 	RenewalPaidSubject: "Ihre {store}-Verlängerung ist bezahlt",
 	RenewalPaidIntro:   "Vielen Dank: Ihre Verlängerungszahlung über {total} ist eingegangen. Ihr Abonnement läuft jetzt bis zum {due}, mit demselben Zugang, Benutzernamen und Passwort.",
@@ -259,6 +271,9 @@ var spanish = Texts{
 	OverdueSubject: "Pago vencido: tu línea de {store} se suspenderá el {suspend}",
 	OverdueIntro:   "Tu suscripción venció el {due} y tu factura de renovación de {total} sigue sin pagar.",
 	OverdueWarning: "Si no se paga, tu línea se suspenderá el {suspend}. Si pagas después, recuperarás la misma línea.",
+	CardNext:       "No tienes que hacer nada: el {due} se cargarán {total} en tu tarjeta guardada. Si prefieres pagar de otra forma, usa el enlace de abajo antes de esa fecha.",
+	CardDueNext:    "No tienes que hacer nada: hoy se cargan {total} en tu tarjeta guardada.",
+	CardDeclined:   "Tu banco ha rechazado el cargo en tu tarjeta guardada. Paga la factura con el enlace de abajo para que tu línea siga funcionando.",
 
 	RenewalPaidSubject: "Tu renovación de {store} está pagada",
 	RenewalPaidIntro:   "Gracias: tu pago de renovación de {total} ha llegado. Tu suscripción sigue ahora hasta el {due}, con la misma línea, usuario y contraseña.",
@@ -324,6 +339,9 @@ var dutch = Texts{
 	OverdueSubject: "Betaling te laat: je {store}-lijn wordt op {suspend} geblokkeerd",
 	OverdueIntro:   "Je abonnement verviel op {due} en je verlengingsfactuur van {total} is nog niet betaald.",
 	OverdueWarning: "Zonder betaling wordt je lijn op {suspend} geblokkeerd. Betaal je later, dan krijg je dezelfde lijn terug.",
+	CardNext:       "Je hoeft niets te doen: op {due} wordt {total} van je opgeslagen kaart afgeschreven. Wil je anders betalen, gebruik dan vóór die datum de link hieronder.",
+	CardDueNext:    "Je hoeft niets te doen: vandaag wordt {total} van je opgeslagen kaart afgeschreven.",
+	CardDeclined:   "Je bank heeft de afschrijving van je opgeslagen kaart geweigerd. Betaal de factuur via de link hieronder, zodat je lijn blijft werken.",
 
 	RenewalPaidSubject: "Je verlenging bij {store} is betaald",
 	RenewalPaidIntro:   "Bedankt: je verlengingsbetaling van {total} is binnen. Je abonnement loopt nu tot {due}, met dezelfde lijn, gebruikersnaam en hetzelfde wachtwoord.",
@@ -389,6 +407,9 @@ var portuguese = Texts{
 	OverdueSubject: "Pagamento em atraso: a sua linha {store} será suspensa a {suspend}",
 	OverdueIntro:   "A sua subscrição venceu a {due} e a sua fatura de renovação de {total} continua por pagar.",
 	OverdueWarning: "Se não for paga, a sua linha será suspensa a {suspend}. Se pagar depois, recupera a mesma linha.",
+	CardNext:       "Não precisa de fazer nada: a {due} serão cobrados {total} no seu cartão guardado. Se preferir pagar de outra forma, use a ligação abaixo até essa data.",
+	CardDueNext:    "Não precisa de fazer nada: hoje são cobrados {total} no seu cartão guardado.",
+	CardDeclined:   "O seu banco recusou a cobrança no seu cartão guardado. Pague a fatura pela ligação abaixo para manter a sua linha ativa.",
 
 	RenewalPaidSubject: "A sua renovação {store} está paga",
 	RenewalPaidIntro:   "Obrigado: o seu pagamento de renovação de {total} foi recebido. A sua subscrição continua agora até {due}, com a mesma linha, utilizador e palavra-passe.",

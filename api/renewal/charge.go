@@ -83,6 +83,26 @@ type ChargeStore interface {
 	FinishCharge(ctx context.Context, a Attempt) error
 	// ReleaseCharge forgets a reserved attempt that charged nothing, so it may be made again.
 	ReleaseCharge(ctx context.Context, orderID string, n int) error
+	// Charges lists the attempts of a renewal order, first first.
+	Charges(ctx context.Context, orderID string) ([]Attempt, error)
+}
+
+// FailedCharge is the outcome of the latest attempt to charge the saved card for the renewal
+// order orderID when it did not pay (ChargeDeclined, ChargeAuthRequired, ChargeRefused); "" when
+// no card was charged for it, the latest attempt paid, is processing or still running.
+func (r *Renewals) FailedCharge(ctx context.Context, orderID string) (string, error) {
+	if r.charges == nil {
+		return "", nil
+	}
+	attempts, err := r.charges.Charges(ctx, orderID)
+	if err != nil || len(attempts) == 0 {
+		return "", err
+	}
+	switch out := attempts[len(attempts)-1].Outcome; out {
+	case ChargeDeclined, ChargeAuthRequired, ChargeRefused:
+		return out, nil
+	}
+	return "", nil
 }
 
 // Cards is how the sweep charges saved cards: through Charger, keeping attempts in Store. The

@@ -38,11 +38,15 @@ type Mail struct {
 	// Receipt is the link of a numbered invoice's PDF that opens without signing in (the
 	// renewal-paid mail's); nil: none.
 	Receipt func(invoiceID string) (string, error)
+	// Attempts lists the off-session charges of a renewal order (ChargeStore.Charges), for the
+	// mails of a line that renews with a saved card to say when one did not pay; nil: none is
+	// known.
+	Attempts func(ctx context.Context, orderID string) ([]Attempt, error)
 }
 
 // Notify queues n's mail once per order and kind (Mailer).
 func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) {
-	msg, err := m.message(n)
+	msg, err := m.message(ctx, n)
 	if err != nil {
 		return false, err
 	}
@@ -51,8 +55,36 @@ func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) 
 	})
 }
 
+// card is how the saved card stands to pay n's renewal: a line that renews with a saved card
+// has it charged on the due date (mail.CardSaved) unless a charge of this renewal already did
+// not pay (mail.CardDeclined: pay by the link); "" for a line paid by its link, or another mail.
+func (m Mail) card(ctx context.Context, n Notice) (mail.CardState, error) {
+	s := n.Service
+	switch n.Kind {
+	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
+	default:
+		return "", nil
+	}
+	if !s.SavedCard || !s.AutoRenew || s.Trial {
+		return "", nil
+	}
+	if m.Attempts != nil {
+		attempts, err := m.Attempts(ctx, n.Order.ID)
+		if err != nil {
+			return "", err
+		}
+		if len(attempts) > 0 {
+			switch attempts[len(attempts)-1].Outcome {
+			case ChargeDeclined, ChargeAuthRequired, ChargeRefused:
+				return mail.CardDeclined, nil
+			}
+		}
+	}
+	return mail.CardSaved, nil
+}
+
 // message writes n's mail to its order's buyer, in the order's locale.
-func (m Mail) message(n Notice) (mail.Message, error) {
+func (m Mail) message(ctx context.Context, n Notice) (mail.Message, error) {
 	o := n.Order
 	d := mail.Data{Store: m.Shop, OrderID: o.ID, Due: mail.FormatDate(n.Due, o.Locale)}
 	switch n.Kind {
@@ -82,6 +114,9 @@ func (m Mail) message(n Notice) (mail.Message, error) {
 		d.Total = mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
 		d.Suspend = mail.FormatDate(n.Suspend, o.Locale)
 		d.Items = provision.Items(o)
+		if d.Card, err = m.card(ctx, n); err != nil {
+			return mail.Message{}, fmt.Errorf("%s mail of %s: %w", n.Kind, o.ID, err)
+		}
 	}
 	r, err := mail.Render(n.Kind, o.Locale, d)
 	if err != nil {

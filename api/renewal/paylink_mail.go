@@ -31,7 +31,7 @@ func (p PayLinkMail) Send(ctx context.Context, svc order.Service) (order.Order, 
 	if !open {
 		return order.Order{}, fmt.Errorf("renewal link of %s: %w", svc.ID, ErrNoOpenRenewal)
 	}
-	msg, err := p.Mail.message(Notice{Kind: mail.KindRenewalInvoice, Order: o, Service: svc, Due: rn.PeriodStart,
+	msg, err := p.Mail.message(ctx, Notice{Kind: mail.KindRenewalInvoice, Order: o, Service: svc, Due: rn.PeriodStart,
 		Suspend: rn.PeriodStart.Add(p.Config.grace())})
 	if err != nil {
 		return order.Order{}, fmt.Errorf("renewal link of %s: %w", svc.ID, err)

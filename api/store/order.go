@@ -418,7 +418,20 @@ func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to
 		return false, fmt.Errorf("set order status: %w", err)
 	}
 	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	// A cancelled order (expired unpaid, cancelled by its buyer or the shop, rejected) will not
+	// make its lines: the lines still waiting for it are Cancelled with it, as WHMCS cancels an
+	// order's services, so that the buyer's GET /services and the console's Subscriptions say so
+	// rather than Pending forever. A late payment accepted afterwards provisions them still.
+	if to == order.StatusCancelled {
+		if _, err := q.ExecContext(ctx, `UPDATE services SET status = ? WHERE order_id = ? AND status = ?`,
+			string(order.ServiceCancelled), id, string(order.ServicePending)); err != nil {
+			return false, fmt.Errorf("cancel the order's lines: %w", err)
+		}
+	}
+	return true, nil
 }
 
 // orderLock names the lock an order's status and its invoice's status are changed under.

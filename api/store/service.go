@@ -56,6 +56,28 @@ func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service
 	return out, rows.Err()
 }
 
+// OrderTargetLines lists the existing lines an order works on rather than creates: the line a
+// renewal renews, an upsell raises or a charged change changes (none for a plan order).
+func (s *db) OrderTargetLines(ctx context.Context, orderID string) ([]order.Service, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id IN (
+		SELECT service_id FROM renewals WHERE order_id = ?
+		UNION SELECT service_id FROM upsells WHERE order_id = ?
+		UNION SELECT service_id FROM service_changes WHERE order_id = ? AND order_id <> '') ORDER BY rowid`, orderID, orderID, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("read an order's lines: %w", err)
+	}
+	defer rows.Close()
+	var out []order.Service
+	for rows.Next() {
+		v, err := scanService(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // UpdateService writes a service's provisioning fields.
 func (s *db) UpdateService(ctx context.Context, v order.Service) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE services SET status = ?, username = ?, password = ?, server_hostname = ?,

@@ -13,6 +13,7 @@ package store
 import (
 	"context"
 	"errors"
+	"github.com/streamcart/streamcart/api/clock"
 	"strings"
 	"time"
 
@@ -149,6 +150,10 @@ type Backend interface {
 	PutSetting(ctx context.Context, key string, value []byte) error
 	SettingOnce(ctx context.Context, key string, value []byte) ([]byte, error)
 	UpdateSetting(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
+	// MoveTestClock is UpdateSetting for the test clock's offset that keeps the move (ClockMoves).
+	MoveTestClock(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
+	// ClockMoves lists the test clock's moves, oldest first.
+	ClockMoves(ctx context.Context) (clock.Moves, error)
 
 	Ping(ctx context.Context) error
 	Close() error

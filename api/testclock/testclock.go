@@ -25,6 +25,9 @@ type Settings interface {
 	Setting(ctx context.Context, key string) ([]byte, error)
 	PutSetting(ctx context.Context, key string, value []byte) error
 	UpdateSetting(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
+	// MoveTestClock is UpdateSetting that also keeps the move with the real time it took
+	// effect (the console reads rows stamped in real time by the offset then in force).
+	MoveTestClock(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
 }
 
 // Offset is how far the test clock of the shops on st is ahead of real time; zero when it was
@@ -61,7 +64,7 @@ func Advance(ctx context.Context, pay payment.Config, st Settings, d time.Durati
 	}
 	// One read-and-write: two advances at once both count.
 	var offset time.Duration
-	_, err := st.UpdateSetting(ctx, setting, func(old []byte, ok bool) ([]byte, error) {
+	_, err := st.MoveTestClock(ctx, setting, func(old []byte, ok bool) ([]byte, error) {
 		var was time.Duration // zero when never advanced
 		if ok {
 			var err error
@@ -80,7 +83,8 @@ func Advance(ctx context.Context, pay payment.Config, st Settings, d time.Durati
 
 // Reset puts the shops on st back on real time. Always allowed: it can only undo a test.
 func Reset(ctx context.Context, st Settings) error {
-	if err := st.PutSetting(ctx, setting, []byte(time.Duration(0).String())); err != nil {
+	zero := func([]byte, bool) ([]byte, error) { return []byte(time.Duration(0).String()), nil }
+	if _, err := st.MoveTestClock(ctx, setting, zero); err != nil {
 		return fmt.Errorf("reset the test clock: %w", err)
 	}
 	return nil

@@ -364,6 +364,12 @@ type ServiceResult struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -500,8 +506,9 @@ func newServiceResultCollectionView(res ServiceResultCollection) servicesviews.S
 // ServiceResult.
 func newServiceResult(vres *servicesviews.ServiceResultView) *ServiceResult {
 	res := &ServiceResult{
-		RenewalInvoiceID: vres.RenewalInvoiceID,
-		RenewalOrderID:   vres.RenewalOrderID,
+		RenewalInvoiceID:  vres.RenewalInvoiceID,
+		RenewalOrderID:    vres.RenewalOrderID,
+		RenewalCardCharge: vres.RenewalCardCharge,
 	}
 	if vres.ServiceID != nil {
 		res.ServiceID = *vres.ServiceID
@@ -564,25 +571,26 @@ func newServiceResult(vres *servicesviews.ServiceResultView) *ServiceResult {
 // ServiceResultView using the "default" view.
 func newServiceResultView(res *ServiceResult) *servicesviews.ServiceResultView {
 	vres := &servicesviews.ServiceResultView{
-		ServiceID:        &res.ServiceID,
-		OrderID:          &res.OrderID,
-		Pid:              &res.Pid,
-		Name:             &res.Name,
-		Status:           &res.Status,
-		Username:         &res.Username,
-		Password:         &res.Password,
-		ServerHostname:   &res.ServerHostname,
-		MaxConnections:   &res.MaxConnections,
-		MacAddress:       &res.MacAddress,
-		BillingCycle:     &res.BillingCycle,
-		NextDueDate:      &res.NextDueDate,
-		ExpiresAt:        &res.ExpiresAt,
-		Trial:            &res.Trial,
-		PlaylistURL:      &res.PlaylistURL,
-		AutoRenew:        &res.AutoRenew,
-		RenewsWithCard:   &res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         &res.ServiceID,
+		OrderID:           &res.OrderID,
+		Pid:               &res.Pid,
+		Name:              &res.Name,
+		Status:            &res.Status,
+		Username:          &res.Username,
+		Password:          &res.Password,
+		ServerHostname:    &res.ServerHostname,
+		MaxConnections:    &res.MaxConnections,
+		MacAddress:        &res.MacAddress,
+		BillingCycle:      &res.BillingCycle,
+		NextDueDate:       &res.NextDueDate,
+		ExpiresAt:         &res.ExpiresAt,
+		Trial:             &res.Trial,
+		PlaylistURL:       &res.PlaylistURL,
+		AutoRenew:         &res.AutoRenew,
+		RenewsWithCard:    &res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		vres.RecurringAmount = transformMoneyToServicesviewsMoneyView(res.RecurringAmount)

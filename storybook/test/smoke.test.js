@@ -38,6 +38,11 @@ const EXPECT = {
   ],
   // Renewals (issue 13).
   'account-renewals--renewal-banner': ['Your renewal invoice is ready.', '€12.99 due on February 1, 2030.', 'Pay now'],
+  'account-renewals--card-declined': [
+    'Overdue',
+    'Your bank declined the charge to your saved card for this renewal. Pay it with “Pay now” to keep your service running.',
+    'Pay now',
+  ],
   'account-renewals--suspended-service': ['Suspended', 'Overdue', 'This service is suspended until its renewal is paid.'],
   'account-renewals--auto-renew-cancelled': ['Auto-renew is off: this service ends on February 1, 2030.', 'Resume auto-renew'],
   'account-renewals--renew-refused': ['This action is not available for this service right now.'],

@@ -65,6 +65,12 @@ type ServiceResultView struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -241,6 +247,7 @@ var (
 			"renewsWithCard",
 			"renewalInvoiceId",
 			"renewalOrderId",
+			"renewalCardCharge",
 			"recurringAmount",
 		},
 	}
@@ -291,6 +298,7 @@ var (
 			"renewsWithCard",
 			"renewalInvoiceId",
 			"renewalOrderId",
+			"renewalCardCharge",
 			"recurringAmount",
 		},
 	}
@@ -388,6 +396,11 @@ func ValidateServiceResultView(result *ServiceResultView) (err error) {
 	if result.Status != nil {
 		if !(*result.Status == "Pending" || *result.Status == "Active" || *result.Status == "Overdue" || *result.Status == "Suspended" || *result.Status == "Cancelled" || *result.Status == "Terminated" || *result.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
+		}
+	}
+	if result.RenewalCardCharge != nil {
+		if !(*result.RenewalCardCharge == "declined" || *result.RenewalCardCharge == "authentication_required" || *result.RenewalCardCharge == "refused") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.renewalCardCharge", *result.RenewalCardCharge, []any{"declined", "authentication_required", "refused"}))
 		}
 	}
 	if result.RecurringAmount != nil {

@@ -107,6 +107,8 @@ export const ServiceSchema = v.object({
   renewsWithCard: v.optional(v.boolean(), false),
   renewalInvoiceId: v.nullish(v.string()),
   renewalOrderId: v.nullish(v.string()),
+  // Why the saved card did not pay the open renewal (declined, authentication_required, refused).
+  renewalCardCharge: v.nullish(v.string()),
   recurringAmount: v.nullish(MoneySchema),
 });
 

@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Sequi et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
 }
 
 func servicesQrUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Illo enim quia est dolor enim.\" --locale \"pt-pt\" --token \"Doloremque pariatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Enim quia est dolor enim sunt.\" --locale \"en\" --token \"Pariatur dolorem officiis est sit vel.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Dignissimos omnis laborum sunt et aut.\" --locale \"de-de\" --token \"Vel delectus doloribus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Et eos non officiis expedita.\" --locale \"pt-pt\" --token \"Qui officia ut corrupti quae labore.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Aut hic tenetur ut corporis ea.\" --locale \"es-es\" --token \"Repudiandae neque enim officiis in suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Cum eos reiciendis temporibus quasi quia alias.\" --locale \"en-gb\" --token \"Voluptas magni.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"4hf\",\n      \"pid\": 3977318053801641304,\n      \"returnUrl\": \"4nh\"\n   }' --service-id \"Qui nemo.\" --locale \"en-gb\" --token \"Neque cumque eveniet voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"8os\",\n      \"pid\": 2198702990203228565,\n      \"returnUrl\": \"bp3\"\n   }' --service-id \"Nemo deserunt ipsum quidem consequatur qui suscipit.\" --locale \"de-de\" --token \"Et dolores fugiat distinctio molestias.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"In saepe at in.\" --locale \"es-es\" --token \"Dolor ea sit voluptatem laborum in.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Quo qui quos dolorem molestiae.\" --locale \"en\" --token \"Aut aut nobis voluptatem sed libero.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Qui consequatur temporibus deleniti dolores.\" --locale \"nl-nl\" --token \"Sapiente dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem quaerat.\" --locale \"en-gb\" --token \"Consequuntur quod ipsa quas.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Minima facere delectus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Unde nobis assumenda ab quam illum.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"e8f\",\n      \"currency\": \"ke\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iusto nisi.\",\n      \"password\": \"n04\",\n      \"pid\": 6478637221543575690,\n      \"returnUrl\": \"nab\"\n   }' --token \"Ut labore eius.\" --idempotency-key \"p3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ehk\",\n      \"currency\": \"0\",\n      \"existingReseller\": false,\n      \"gateway\": \"Labore eius eos similique.\",\n      \"password\": \"gt2\",\n      \"pid\": 8810521378499038449,\n      \"returnUrl\": \"dzj\"\n   }' --token \"Ut unde ut autem.\" --idempotency-key \"9y\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Autem quidem occaecati asperiores est.\" --locale \"en-us\" --token \"Vel consequuntur et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dignissimos suscipit sint voluptas magni eum.\" --locale \"es-es\" --token \"Voluptatibus consequuntur voluptatem.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"yg3\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"08g\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ipsum eos vel deserunt voluptas velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Molestiae quo magnam.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"tqz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"ji4\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"33l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ijc\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6rn\"\n   }' --token \"Praesentium et molestias similique et eius ea.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fot\"\n   }' --token \"Similique et eius ea similique.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"b0\" --locale \"en\" --token \"Tempore qui fugit deserunt totam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0\" --locale \"en\" --token \"Tempore qui fugit deserunt totam.\"")
 }
 
 func upsellQuoteUsage() {

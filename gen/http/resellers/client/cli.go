@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"e8f\",\n      \"currency\": \"ke\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iusto nisi.\",\n      \"password\": \"n04\",\n      \"pid\": 6478637221543575690,\n      \"returnUrl\": \"nab\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"ehk\",\n      \"currency\": \"0\",\n      \"existingReseller\": false,\n      \"gateway\": \"Labore eius eos similique.\",\n      \"password\": \"gt2\",\n      \"pid\": 8810521378499038449,\n      \"returnUrl\": \"dzj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -80,6 +80,12 @@ type GetResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -121,6 +127,12 @@ type RestartResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -162,6 +174,12 @@ type RecreateResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -203,6 +221,12 @@ type TerminateResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -244,6 +268,12 @@ type SetMacResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -328,6 +358,12 @@ type CancelResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -369,6 +405,12 @@ type ResumeResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -1079,6 +1121,12 @@ type ServiceResultResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -1254,25 +1302,26 @@ func NewListUnauthorized(body *ListUnauthorizedResponseBody) *goa.ServiceError {
 // a HTTP "OK" response.
 func NewGetServiceResultOK(body *GetResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1391,25 +1440,26 @@ func NewQrUnauthorized(body *QrUnauthorizedResponseBody) *goa.ServiceError {
 // result from a HTTP "OK" response.
 func NewRestartServiceResultOK(body *RestartResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1481,25 +1531,26 @@ func NewRestartUnauthorized(body *RestartUnauthorizedResponseBody) *goa.ServiceE
 // result from a HTTP "OK" response.
 func NewRecreateServiceResultOK(body *RecreateResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1572,25 +1623,26 @@ func NewRecreateUnauthorized(body *RecreateUnauthorizedResponseBody) *goa.Servic
 // result from a HTTP "OK" response.
 func NewTerminateServiceResultOK(body *TerminateResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1678,25 +1730,26 @@ func NewTerminateUnauthorized(body *TerminateUnauthorizedResponseBody) *goa.Serv
 // result from a HTTP "OK" response.
 func NewSetMacServiceResultOK(body *SetMacResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1913,25 +1966,26 @@ func NewRenewUnauthorized(body *RenewUnauthorizedResponseBody) *goa.ServiceError
 // result from a HTTP "OK" response.
 func NewCancelServiceResultOK(body *CancelResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -1987,25 +2041,26 @@ func NewCancelUnauthorized(body *CancelUnauthorizedResponseBody) *goa.ServiceErr
 // result from a HTTP "OK" response.
 func NewResumeServiceResultOK(body *ResumeResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:        body.ServiceID,
-		OrderID:          body.OrderID,
-		Pid:              body.Pid,
-		Name:             body.Name,
-		Status:           body.Status,
-		Username:         body.Username,
-		Password:         body.Password,
-		ServerHostname:   body.ServerHostname,
-		MaxConnections:   body.MaxConnections,
-		MacAddress:       body.MacAddress,
-		BillingCycle:     body.BillingCycle,
-		NextDueDate:      body.NextDueDate,
-		ExpiresAt:        body.ExpiresAt,
-		Trial:            body.Trial,
-		PlaylistURL:      body.PlaylistURL,
-		AutoRenew:        body.AutoRenew,
-		RenewsWithCard:   body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		RenewalOrderID:   body.RenewalOrderID,
+		ServiceID:         body.ServiceID,
+		OrderID:           body.OrderID,
+		Pid:               body.Pid,
+		Name:              body.Name,
+		Status:            body.Status,
+		Username:          body.Username,
+		Password:          body.Password,
+		ServerHostname:    body.ServerHostname,
+		MaxConnections:    body.MaxConnections,
+		MacAddress:        body.MacAddress,
+		BillingCycle:      body.BillingCycle,
+		NextDueDate:       body.NextDueDate,
+		ExpiresAt:         body.ExpiresAt,
+		Trial:             body.Trial,
+		PlaylistURL:       body.PlaylistURL,
+		AutoRenew:         body.AutoRenew,
+		RenewsWithCard:    body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalOrderID:    body.RenewalOrderID,
+		RenewalCardCharge: body.RenewalCardCharge,
 	}
 	if body.RecurringAmount != nil {
 		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
@@ -3028,6 +3083,11 @@ func ValidateServiceResultResponseBody(body *ServiceResultResponseBody) (err err
 	if body.Status != nil {
 		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Overdue" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated" || *body.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
+		}
+	}
+	if body.RenewalCardCharge != nil {
+		if !(*body.RenewalCardCharge == "declined" || *body.RenewalCardCharge == "authentication_required" || *body.RenewalCardCharge == "refused") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.renewalCardCharge", *body.RenewalCardCharge, []any{"declined", "authentication_required", "refused"}))
 		}
 	}
 	if body.RecurringAmount != nil {

@@ -82,6 +82,12 @@ type GetResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -123,6 +129,12 @@ type RestartResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -164,6 +176,12 @@ type RecreateResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -205,6 +223,12 @@ type TerminateResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -246,6 +270,12 @@ type SetMacResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -328,6 +358,12 @@ type CancelResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -369,6 +405,12 @@ type ResumeResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -1079,6 +1121,12 @@ type ServiceResultResponseBody struct {
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
 	// The order of the open renewal invoice; null when none
 	RenewalOrderID *string `json:"renewalOrderId"`
+	// Why the saved card did not pay the open renewal invoice: the outcome of its
+	// latest off-session charge (declined: the bank refused the card;
+	// authentication_required: the bank asks the buyer to confirm, which only the
+	// pay link can do; refused: the card can no longer be charged); null when no
+	// charge of it failed. The invoice stays payable by its pay link
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs: the plan, cycle and extras as bought, at the
 	// catalog's prices, without one-time promotions; null for trials and one-time
 	// services
@@ -1209,25 +1257,26 @@ func NewListResponseBody(res *services.ListResult) *ListResponseBody {
 // "get" endpoint of the "services" service.
 func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
 	body := &GetResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1239,25 +1288,26 @@ func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
 // "restart" endpoint of the "services" service.
 func NewRestartResponseBody(res *servicesviews.ServiceResultView) *RestartResponseBody {
 	body := &RestartResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1269,25 +1319,26 @@ func NewRestartResponseBody(res *servicesviews.ServiceResultView) *RestartRespon
 // "recreate" endpoint of the "services" service.
 func NewRecreateResponseBody(res *servicesviews.ServiceResultView) *RecreateResponseBody {
 	body := &RecreateResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1299,25 +1350,26 @@ func NewRecreateResponseBody(res *servicesviews.ServiceResultView) *RecreateResp
 // the "terminate" endpoint of the "services" service.
 func NewTerminateResponseBody(res *servicesviews.ServiceResultView) *TerminateResponseBody {
 	body := &TerminateResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1329,25 +1381,26 @@ func NewTerminateResponseBody(res *servicesviews.ServiceResultView) *TerminateRe
 // "setMac" endpoint of the "services" service.
 func NewSetMacResponseBody(res *servicesviews.ServiceResultView) *SetMacResponseBody {
 	body := &SetMacResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1415,25 +1468,26 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 // "cancel" endpoint of the "services" service.
 func NewCancelResponseBody(res *servicesviews.ServiceResultView) *CancelResponseBody {
 	body := &CancelResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
@@ -1445,25 +1499,26 @@ func NewCancelResponseBody(res *servicesviews.ServiceResultView) *CancelResponse
 // "resume" endpoint of the "services" service.
 func NewResumeResponseBody(res *servicesviews.ServiceResultView) *ResumeResponseBody {
 	body := &ResumeResponseBody{
-		ServiceID:        *res.ServiceID,
-		OrderID:          *res.OrderID,
-		Pid:              *res.Pid,
-		Name:             *res.Name,
-		Status:           *res.Status,
-		Username:         *res.Username,
-		Password:         *res.Password,
-		ServerHostname:   *res.ServerHostname,
-		MaxConnections:   *res.MaxConnections,
-		MacAddress:       *res.MacAddress,
-		BillingCycle:     *res.BillingCycle,
-		NextDueDate:      *res.NextDueDate,
-		ExpiresAt:        *res.ExpiresAt,
-		Trial:            *res.Trial,
-		PlaylistURL:      *res.PlaylistURL,
-		AutoRenew:        *res.AutoRenew,
-		RenewsWithCard:   *res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		RenewalOrderID:   res.RenewalOrderID,
+		ServiceID:         *res.ServiceID,
+		OrderID:           *res.OrderID,
+		Pid:               *res.Pid,
+		Name:              *res.Name,
+		Status:            *res.Status,
+		Username:          *res.Username,
+		Password:          *res.Password,
+		ServerHostname:    *res.ServerHostname,
+		MaxConnections:    *res.MaxConnections,
+		MacAddress:        *res.MacAddress,
+		BillingCycle:      *res.BillingCycle,
+		NextDueDate:       *res.NextDueDate,
+		ExpiresAt:         *res.ExpiresAt,
+		Trial:             *res.Trial,
+		PlaylistURL:       *res.PlaylistURL,
+		AutoRenew:         *res.AutoRenew,
+		RenewsWithCard:    *res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalOrderID:    res.RenewalOrderID,
+		RenewalCardCharge: res.RenewalCardCharge,
 	}
 	if res.RecurringAmount != nil {
 		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)

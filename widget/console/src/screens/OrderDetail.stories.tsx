@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { errorBody, order, orderDetail } from '../test/fakeApi';
+import { errorBody, line, order, orderDetail } from '../test/fakeApi';
 import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const refunds = { refunds: [], refunded: { amount: 0, currency: 'EUR' } };
@@ -16,6 +16,21 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Paid: Story = {};
+/** A renewal order: the line it renews (made by the first order), its service id linking to it in Subscriptions; a viewer sees the username masked. */
+export const RenewalWithItsLine: Story = {
+  args: {
+    path: 'orders/ord_2',
+    role: 'viewer',
+    routes: (f) =>
+      f
+        .on('GET', '/orders/:id', () =>
+          orderDetail(order({ id: 'ord_2', kind: 'renewal' }), {
+            lines: [line({ orderId: 'ord_1', username: '••••', password: '••••', status: 'Overdue' })],
+          }),
+        )
+        .on('GET', '/orders/:id/refunds', () => refunds),
+  },
+};
 /** WHMCS bills the lines: no extend (WHMCS's cron owns due dates). */
 export const WHMCSBilled: Story = {
   args: {

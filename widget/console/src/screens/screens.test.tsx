@@ -533,6 +533,15 @@ describe('audit and line caps (issue 24)', () => {
     expect(await screen.findByText(message)).toBeTruthy();
   });
 
+  it("a line's service id links to it in Subscriptions", async () => {
+    const fake = new FakeApi('viewer')
+      .on('GET', '/orders/:id', () => orderDetail())
+      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const link = (await screen.findByText('svc_1')).closest('a')!;
+    expect(link.getAttribute('href')).toBe('/checkout/admin/subscriptions?q=svc_1');
+  });
+
   it('when WHMCS bills the lines, the order page offers no extend (WHMCS owns due dates) but keeps suspend and terminate', async () => {
     const fake = new FakeApi('owner')
       .on('GET', '/orders/:id', () => orderDetail())

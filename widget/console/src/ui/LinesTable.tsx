@@ -59,7 +59,15 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
         rows={lines}
         rowKey={(l) => l.serviceId}
         columns={[
-          { header: t.colService, cell: (l) => <Id value={l.serviceId} /> },
+          {
+            header: t.colService,
+            // The line in Subscriptions (found by its id), where its plan and renewal are changed.
+            cell: (l) => (
+              <Link href={href('subscriptions', { q: l.serviceId })}>
+                <Id value={l.serviceId} />
+              </Link>
+            ),
+          },
           {
             header: t.colOrder,
             cell: (l) => (

@@ -61,6 +61,12 @@ export const texts: AfterSaleTexts = {
   paidPlan: 'Paket',
   close: 'Schließen',
   renewsWithCard: 'Verlängert sich am Fälligkeitsdatum automatisch mit Ihrer gespeicherten Karte.',
+  cardDeclined:
+    'Ihre Bank hat die Abbuchung von Ihrer gespeicherten Karte für diese Verlängerung abgelehnt. Bezahlen Sie sie mit „Jetzt bezahlen“, damit Ihr Dienst weiterläuft.',
+  cardAuthRequired:
+    'Ihre Bank möchte, dass Sie die Abbuchung von Ihrer gespeicherten Karte für diese Verlängerung bestätigen. Bezahlen Sie sie mit „Jetzt bezahlen“, um sie zu bestätigen.',
+  cardRefused:
+    'Ihre gespeicherte Karte kann für diese Verlängerung nicht mehr belastet werden. Bezahlen Sie sie mit „Jetzt bezahlen“, damit Ihr Dienst weiterläuft.',
   autoRenewOff: (date) => `Die automatische Verlängerung ist aus: Dieser Dienst endet am ${date}.`,
   cancelAutoRenew: 'Automatische Verlängerung beenden',
   cancelAutoRenewConfirm: (name) =>

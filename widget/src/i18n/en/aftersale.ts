@@ -64,6 +64,9 @@ export const texts = {
   paidPlan: 'Plan',
   close: 'Close',
   renewsWithCard: 'Renews automatically with your saved card on the due date.',
+  cardDeclined: 'Your bank declined the charge to your saved card for this renewal. Pay it with “Pay now” to keep your service running.',
+  cardAuthRequired: 'Your bank wants you to confirm the charge to your saved card for this renewal. Pay it with “Pay now” to confirm it.',
+  cardRefused: 'Your saved card can no longer be charged for this renewal. Pay it with “Pay now” to keep your service running.',
   autoRenewOff: (date: string) => `Auto-renew is off: this service ends on ${date}.`,
   cancelAutoRenew: 'Cancel auto-renew',
   cancelAutoRenewConfirm: (name: string) =>

@@ -60,6 +60,12 @@ export const texts: AfterSaleTexts = {
   paidPlan: 'Tarifa',
   close: 'Cerrar',
   renewsWithCard: 'Se renueva automáticamente con tu tarjeta guardada en la fecha de vencimiento.',
+  cardDeclined:
+    'Tu banco ha rechazado el cargo de esta renovación en tu tarjeta guardada. Págala con «Pagar ahora» para que tu servicio siga funcionando.',
+  cardAuthRequired:
+    'Tu banco te pide que confirmes el cargo de esta renovación en tu tarjeta guardada. Págala con «Pagar ahora» para confirmarlo.',
+  cardRefused:
+    'Ya no se puede cargar esta renovación en tu tarjeta guardada. Págala con «Pagar ahora» para que tu servicio siga funcionando.',
   autoRenewOff: (date) => `La renovación automática está desactivada: este servicio termina el ${date}.`,
   cancelAutoRenew: 'Cancelar la renovación automática',
   cancelAutoRenewConfirm: (name) =>

@@ -60,6 +60,12 @@ export const texts: AfterSaleTexts = {
   paidPlan: 'Abonnement',
   close: 'Sluiten',
   renewsWithCard: 'Wordt op de vervaldatum automatisch verlengd met je opgeslagen kaart.',
+  cardDeclined:
+    'Je bank heeft de afschrijving van je opgeslagen kaart voor deze verlenging geweigerd. Betaal haar met ‘Nu betalen’ zodat je dienst blijft werken.',
+  cardAuthRequired:
+    'Je bank wil dat je de afschrijving van je opgeslagen kaart voor deze verlenging bevestigt. Betaal haar met ‘Nu betalen’ om dat te doen.',
+  cardRefused:
+    'Je opgeslagen kaart kan niet meer worden belast voor deze verlenging. Betaal haar met ‘Nu betalen’ zodat je dienst blijft werken.',
   autoRenewOff: (date) => `Automatisch verlengen staat uit: deze dienst stopt op ${date}.`,
   cancelAutoRenew: 'Automatisch verlengen stoppen',
   cancelAutoRenewConfirm: (name) =>

@@ -60,6 +60,11 @@ export const texts: AfterSaleTexts = {
   paidPlan: 'Plano',
   close: 'Fechar',
   renewsWithCard: 'Renova-se automaticamente com o seu cartão guardado na data de vencimento.',
+  cardDeclined:
+    'O seu banco recusou a cobrança desta renovação no seu cartão guardado. Pague-a com «Pagar agora» para manter o seu serviço ativo.',
+  cardAuthRequired:
+    'O seu banco pede-lhe que confirme a cobrança desta renovação no seu cartão guardado. Pague-a com «Pagar agora» para a confirmar.',
+  cardRefused: 'Já não é possível cobrar esta renovação no seu cartão guardado. Pague-a com «Pagar agora» para manter o seu serviço ativo.',
   autoRenewOff: (date) => `A renovação automática está desligada: este serviço termina a ${date}.`,
   cancelAutoRenew: 'Cancelar a renovação automática',
   cancelAutoRenewConfirm: (name) =>

@@ -26,6 +26,14 @@ export const SuspendedService: Story = {
   },
 };
 
+/** The saved card was declined on the due day: the line is overdue, the card's failure said, and "Pay now". */
+export const CardDeclined: Story = {
+  parameters: { checkout: { api: { 'services.list': '200.card-declined' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'card-charge-failed');
+  },
+};
+
 /** "Renew now": the plan's cycles and the payment method. */
 export const RenewEarly: Story = {
   play: async ({ canvasElement }) => {

@@ -171,6 +171,12 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
   }
 
   const due = s.nextDueDate ? date(s.nextDueDate) : '';
+  // The saved card did not pay the open renewal: say why, and to pay it with the banner's button.
+  const cardFailed = s.renewalInvoiceId
+    ? ({ declined: a.cardDeclined, authentication_required: a.cardAuthRequired, refused: a.cardRefused } as Record<string, string>)[
+        s.renewalCardCharge ?? ''
+      ]
+    : undefined;
   return (
     <div className="sc-renewal">
       {s.recurringAmount && recurring && (
@@ -197,12 +203,17 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
           </BusyButton>
         </div>
       )}
-      {(s.status === 'Overdue' || s.status === 'Suspended') && (
+      {(s.status === 'Suspended' || (s.status === 'Overdue' && !cardFailed)) && (
         <Alert tone="warn" quiet testId="renewal-warning">
           {s.status === 'Suspended' ? a.suspendedNote : a.overdueNote}
         </Alert>
       )}
-      {s.renewsWithCard && s.autoRenew && (
+      {cardFailed && (
+        <Alert tone="warn" quiet testId="card-charge-failed">
+          {cardFailed}
+        </Alert>
+      )}
+      {s.renewsWithCard && s.autoRenew && !cardFailed && (
         <p className="sc-muted" data-testid="renews-with-card">
           {a.renewsWithCard}
         </p>

@@ -202,6 +202,22 @@ describe('renewals in My services', () => {
     expect(card('s-2').queryByTestId('renews-with-card')).toBeNull();
   });
 
+  it('after a declined card renewal, says so and to pay it with the banner, not that the card renews it', async () => {
+    const open = { renewsWithCard: true, renewalInvoiceId: INVOICE, renewalOrderId: 'ord_storybookr1' };
+    const { card } = await services([
+      service(SVC, { ...open, status: 'Overdue', renewalCardCharge: 'declined' }),
+      service('s-2', { ...open, renewalCardCharge: 'authentication_required' }),
+      service('s-3', { ...open, renewalCardCharge: null }),
+    ]);
+    expect(card(SVC).getByTestId('card-charge-failed').textContent).toBe(en.cardDeclined);
+    expect(card(SVC).queryByTestId('renews-with-card')).toBeNull();
+    expect(card(SVC).queryByTestId('renewal-warning')).toBeNull(); // not "Renew now": the banner's Pay now
+    expect(card(SVC).getByTestId('renewal-pay').textContent).toBe(en.payRenewal);
+    expect(card('s-2').getByTestId('card-charge-failed').textContent).toBe(en.cardAuthRequired);
+    expect(card('s-3').queryByTestId('card-charge-failed')).toBeNull();
+    expect(card('s-3').getByTestId('renews-with-card').textContent).toBe(en.renewsWithCard);
+  });
+
   it('back from paying a renewal, follows its order and announces it paid once', async () => {
     rememberRenewal(RENEWAL);
     const api = installApi();
