@@ -11,7 +11,7 @@ var AdminAuditEntry = Type("AdminAuditEntry", func() {
 	Attribute("target", String, "What it acted on: a service id, an order id, job:…, operator:…")
 	Attribute("result", String, func() { Enum("ok", "failed") })
 	Attribute("detail", String, "The new value, or why it failed (a refused sign-in: unknown_email, not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret or throttled)")
-	Attribute("ip", String, "The client address of a refused console sign-in; empty otherwise")
+	Attribute("ip", String, "The client address of a console sign-in, refused (console-signin-failed) or not (console-signin); empty otherwise")
 	Attribute("args", ArrayOf(String), `The detail's parts when the server wrote it in English, so that a console words it in its operator's language (detail stays as written): the wording, then its values: payment-requested []; provisioned-unpaid []; refund [amount in minor units, currency, method, reason, "replayed" or ""]; version [catalog version, comment]; sessions [count]; signin-failed [reason]; empty for any other detail`)
 	Required("id", "at", "operator", "customerId", "action", "target", "result", "detail", "ip", "args")
 })

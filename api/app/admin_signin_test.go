@@ -237,3 +237,51 @@ func TestAdminSignInFailuresAudited(t *testing.T) {
 		}
 	})
 }
+
+// TestAdminSignInAuditedWithAddress: a console sign-in that succeeds is audited with its address
+// in ip, as a refused one is, and not in detail (the console showed the address under Detail and
+// "—" under Address); GET /admin/audit?ip= finds it.
+func TestAdminSignInAuditedWithAddress(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		g := newGuarded(t)
+		secret := g.enrol("owner@example.com", operator.RoleOwner)
+		code, _ := operator.Code(secret, g.clock.Now())
+		if status, name := g.signInFrom("203.0.113.7", "owner@example.com", opPassword, code); status != http.StatusCreated {
+			t.Fatalf("sign-in from 203.0.113.7: %d %s", status, name)
+		}
+		g.clock.Add(30 * time.Second)
+		owner := g.signIn("owner@example.com", secret)
+
+		u, _ := url.Parse(g.base)
+		ac := adminauditcli.NewClient(u.Scheme, u.Host, g.http, goahttp.RequestEncoder, goahttp.ResponseDecoder, false)
+		audit := genadminaudit.NewClient(ac.List())
+		for _, tc := range []struct {
+			name string
+			p    genadminaudit.ListPayload
+		}{
+			{"by action", genadminaudit.ListPayload{Action: ptr("console-signin")}},
+			{"by address", genadminaudit.ListPayload{IP: ptr("203.0.113.7")}},
+		} {
+			p := tc.p
+			p.Session, p.Limit = &owner.cookie, 100
+			res, err := audit.List(t.Context(), &p)
+			if err != nil {
+				t.Fatalf("%s: GET /admin/audit: %v", tc.name, err)
+			}
+			var found bool
+			for _, e := range res.Entries {
+				if e.Action != "console-signin" {
+					t.Errorf("%s: %+v", tc.name, e)
+					continue
+				}
+				if e.Detail != "" || e.IP == "" || e.Operator != "owner@example.com" || e.Target != "operator:owner@example.com" || e.Result != "ok" {
+					t.Errorf("%s: sign-in entry %+v, want the address in ip and no detail", tc.name, e)
+				}
+				found = found || e.IP == "203.0.113.7"
+			}
+			if !found {
+				t.Errorf("%s: no sign-in from 203.0.113.7 in %+v", tc.name, res.Entries)
+			}
+		}
+	})
+}

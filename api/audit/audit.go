@@ -28,7 +28,7 @@ type Entry struct {
 	Target   string // the service id
 	Result   string // ResultOK or ResultFailed
 	Detail   string // the new value, or why it failed
-	IP       string // the client's address, kept for refused console sign-ins
+	IP       string // the client's address, kept for console sign-ins (refused or not)
 	At       time.Time
 	// Args are the detail in parts, the wording first (console.AuditArgs lists them), so a
 	// console words it in its operator's language; nil when the detail has none (a failure's
@@ -110,6 +110,16 @@ const (
 )
 
 const ActionSignInFailed = "console-signin-failed"
+
+// ActionSignIn is a console sign-in that succeeded: its target is operator:<email>, its address in
+// IP (as a refused one's), its detail empty.
+const ActionSignIn = "console-signin"
+
+// RecordSignIn writes operator's console sign-in from ip: the address goes in IP, where the
+// console's Address column and GET /admin/audit?ip= read it, never in the detail.
+func (l *Log) RecordSignIn(ctx context.Context, operator, ip string) {
+	l.write(ctx, Entry{Operator: operator, Action: ActionSignIn, Target: "operator:" + operator, IP: ip}, nil)
+}
 
 // RecordSignInFailure writes a refused console sign-in as email from ip. Nobody proved who acted,
 // so the entry names no operator.

@@ -262,7 +262,7 @@ func (s adminSession) Create(ctx context.Context, p *genadminsession.CreatePaylo
 		}
 		return nil, operatorError(err)
 	}
-	s.Audit.RecordOperator(ctx, in.Principal.Email, "console-signin", "operator:"+in.Principal.Email, clientIP(ctx).String(), nil)
+	s.Audit.RecordSignIn(ctx, in.Principal.Email, clientIP(ctx).String())
 	return &genadminsession.CreateResult{Session: in.Token, Operator: in.Principal.Email, Role: string(in.Principal.Role),
 		CsrfToken: in.CSRF, ExpiresAt: in.ExpiresAt.UTC().Format(time.RFC3339), Billing: s.billing()}, nil
 }

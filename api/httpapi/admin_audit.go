@@ -3,7 +3,9 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"net"
 
+	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/console"
 	gen "github.com/streamcart/streamcart/gen/admin_audit"
@@ -27,6 +29,10 @@ func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResu
 		args := e.Args
 		if args == nil { // written before parts were kept: read back from the English detail
 			args = console.AuditArgs(e.Action, e.Detail)
+		}
+		if e.Action == audit.ActionSignIn && e.IP == "" && net.ParseIP(e.Detail) != nil {
+			// A sign-in written before its address had a field kept it as the detail.
+			e.IP, e.Detail = e.Detail, ""
 		}
 		res.Entries = append(res.Entries, &gen.AdminAuditEntry{ID: e.ID, At: rfc3339(e.At), Operator: e.Operator, CustomerID: e.CustomerID,
 			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail, IP: e.IP,

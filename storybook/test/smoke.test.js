@@ -116,6 +116,7 @@ const EXPECT = {
   // Spec §5 default message, exact.
   'resellers--password-mismatch': ['Not the same password'],
   'resellers--weak-password': ['Please choose a password of at least 8 characters.'],
+  'resellers--price-changed': ['The price has changed to €649.00. Please confirm the new price to continue.', 'Confirm new price'],
   'resellers--waiting': ['Payment received. Setting up your subscription…'],
   'resellers--success': ['Your reseller plan is active', '500 credits have been added to your reseller account.', 'res_buyer'],
   // The shared components on their own (widget/src/ui/*.stories.tsx).
@@ -158,6 +159,7 @@ const EXPECT = {
   'console-order-detail--refunded': ['Order ord_1', 'asked by phone'],
   'console-subscriptions--default': ['Subscriptions', 'svc_1', 'svc_2', '00:1A:79:AA:BB:CC', 'Cancel auto-renew', 'Change…'],
   'console-subscriptions--viewer': ['Your role may look here but not change anything.'],
+  'console-subscriptions--whmcs-due-dates-unavailable': ['WHMCS could not be read just now'],
   'console-settings--default': ['Settings', 'STREAMCART_ADDR', 'STREAMCART_SECRET_KEY', '••••'],
   'console-settings--loading': ['Loading…'],
   'console-settings--forbidden': ['Your role does not allow this (403 forbidden).'],

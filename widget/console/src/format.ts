@@ -3,8 +3,8 @@
 // the browser's time zone.
 import { formatMoney as widgetMoney } from '../../src/i18n/format';
 import { minorDigits } from '../../src/i18n/minor';
-import { locale, tag } from './messages';
-import type { Money } from './schemas';
+import { locale, t, tag } from './messages';
+import type { Money, OrderKind } from './schemas';
 
 /** major turns minor units into the currency's major unit (1299 EUR → 12.99). */
 export function major(m: Money): number {
@@ -96,3 +96,6 @@ export function parseAmount(text: string, currency: string): number | null {
   const frac = (m[2] ?? '').padEnd(digits, '0');
   return Number(m[1]) * 10 ** digits + (digits ? Number(frac) : 0);
 }
+
+/** orderKind is an order's kind in the operator's language; a kind this console does not know yet shows as sent. */
+export const orderKind = (kind: string): string => t.kinds[kind as OrderKind] ?? kind;

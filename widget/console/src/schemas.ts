@@ -118,7 +118,12 @@ export const SubscriptionSchema = v.object({
   macAddress: v.string(),
 });
 export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
-export const SubscriptionListSchema = v.object({ services: v.array(SubscriptionSchema), nextCursor: v.string() });
+export const SubscriptionListSchema = v.object({
+  services: v.array(SubscriptionSchema),
+  nextCursor: v.string(),
+  /** WHMCS mode: WHMCS could not be read, so its lines on this page lack their next due date (absent otherwise). */
+  dueDatesUnavailable: v.optional(v.boolean()),
+});
 export const RenewalLinkSchema = v.object({ sentTo: v.string(), invoiceId: v.string() });
 
 export const CHARGES = ['now', 'next-renewal', 'free'] as const;

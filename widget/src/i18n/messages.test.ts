@@ -166,3 +166,22 @@ describe('formatting', () => {
     expect(toDefaultCurrency({ amount: 5350, currency: 'KWD' }, '0.3346', 'EUR')).toEqual({ amount: 1599, currency: 'EUR' });
   });
 });
+
+// The reseller password is the reseller panel account's and never the shop's sign-in password
+// (design/reseller.go, docs/api.md): the hint under it says so in every locale. It said "It also
+// signs you in to manage your account".
+describe('the reseller password hint', () => {
+  it.each<[LocaleCode, RegExp]>([
+    ['en', /not your sign-in password for this shop/],
+    ['en-us', /not your sign-in password for this shop/],
+    ['en-gb', /not your sign-in password for this shop/],
+    ['de-de', /nicht Ihr Anmeldepasswort für diesen Shop/],
+    ['es-es', /no es tu contraseña para iniciar sesión en esta tienda/],
+    ['nl-nl', /niet je inlogwachtwoord voor deze winkel/],
+    ['pt-pt', /não é a sua palavra-passe de início de sessão nesta loja/],
+  ])('%s says it is not the sign-in password', (code, says) => {
+    const hint = (table(code, 'aftersale') as { passwordHint: string }).passwordHint;
+    expect(hint).toMatch(says);
+    expect(hint).toMatch(/reseller|revendedor/i);
+  });
+});

@@ -91,7 +91,8 @@ type AdminAuditEntryResponseBody struct {
 	// not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret
 	// or throttled)
 	Detail *string `form:"detail,omitempty" json:"detail,omitempty" xml:"detail,omitempty"`
-	// The client address of a refused console sign-in; empty otherwise
+	// The client address of a console sign-in, refused (console-signin-failed) or
+	// not (console-signin); empty otherwise
 	IP *string `form:"ip,omitempty" json:"ip,omitempty" xml:"ip,omitempty"`
 	// The detail's parts when the server wrote it in English, so that a console
 	// words it in its operator's language (detail stays as written): the wording,

@@ -206,4 +206,28 @@ describe('catalog form', () => {
     await renderConsole(viewer, '/checkout/admin/catalog');
     await waitFor(() => expect(screen.getAllByRole('button', { name: 'Review changes' }).at(-1)).toHaveProperty('disabled', true));
   });
+
+  it('a viewer has no editing action enabled, in the form or in Advanced with a version loaded', async () => {
+    await renderConsole(catalogApi('viewer', true), '/checkout/admin/catalog');
+    await screen.findByLabelText('Standard Monthly EUR');
+    const editing = () =>
+      screen
+        .getAllByRole('button')
+        .filter((b) => /^(Review changes|Discard changes|Publish|Roll back to version \d+)$/.test(b.textContent ?? ''));
+    expect(editing().map((b) => [b.textContent, (b as HTMLButtonElement).disabled])).toEqual([
+      ['Review changes', true],
+      ['Discard changes', true],
+      ['Roll back to version 1', true],
+    ]);
+    const user = userEvent.setup();
+    // Reading an older version into Advanced is reading: it stays allowed, its source read-only.
+    await user.click(screen.getByRole('button', { name: 'Load version 1' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Advanced (YAML)' }).getAttribute('aria-pressed')).toBe('true'));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Catalog (YAML or JSON)').readOnly).toBe(true);
+    expect(editing().map((b) => [b.textContent, (b as HTMLButtonElement).disabled])).toEqual([
+      ['Review changes', true],
+      ['Discard changes', true],
+      ['Roll back to version 1', true],
+    ]);
+  });
 });

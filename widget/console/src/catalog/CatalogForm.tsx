@@ -352,7 +352,7 @@ export function CatalogForm({
         </button>
         <button
           type="button"
-          disabled={busy}
+          disabled={readOnly || busy}
           onClick={() => {
             setForm(structuredClone(initial));
             setGeneration((g) => g + 1);

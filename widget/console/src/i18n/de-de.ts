@@ -639,6 +639,8 @@ export const texts: Messages = {
   subAutoRenewOff: 'Aus',
   subPlanLabel: 'Paket (Produkt-ID)',
   subExportCsv: 'CSV herunterladen',
+  subDueDatesUnavailable:
+    'WHMCS war gerade nicht lesbar: In WHMCS abgerechnete Leitungen zeigen auf dieser Seite kein nächstes Fälligkeitsdatum und keine überfälligen Tage. Laden Sie die Seite neu, um es erneut zu versuchen.',
   colPlan: 'Paket',
   colCycle: 'Laufzeit',
   cycleNames: {

@@ -3,6 +3,8 @@
 // functions. Keys by pattern: *Label (form fields), *Hint, *Heading, *Caption (tables), col* (table
 // columns), nav*, and `errors` keyed by the API's stable error names.
 
+import type { OrderKind } from '../schemas';
+
 export const texts = {
   appName: 'Streamcart console',
   loading: 'Loading…',
@@ -179,7 +181,8 @@ export const texts = {
   taxLine: (rate: string, country: string, included: boolean) =>
     `VAT ${rate}%${country ? ` (${country})` : ''}${included ? ', included' : ', added'}`,
   colTax: 'VAT',
-  kinds: { plan: 'plan', trial: 'trial', renewal: 'renewal', upsell: 'upsell', reseller: 'reseller' } as Record<string, string>,
+  // An order's kind (GET /admin/orders kind): every locale names each one (a kind left out fails tsc).
+  kinds: { plan: 'Plan', trial: 'Trial', renewal: 'Renewal', upsell: 'Upsell', reseller: 'Reseller' } as Record<OrderKind, string>,
   filterKind: 'Kind',
   anyKind: 'Any',
   anyGateway: 'Any',
@@ -658,6 +661,8 @@ export const texts = {
   subAutoRenewOff: 'Off',
   subPlanLabel: 'Plan (product id)',
   subExportCsv: 'Download CSV',
+  subDueDatesUnavailable:
+    'WHMCS could not be read just now: lines billed in WHMCS show no next due date and no overdue days on this page. Reload the page to try again.',
   colPlan: 'Plan',
   colCycle: 'Cycle',
   cycleNames: {

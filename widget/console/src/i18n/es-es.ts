@@ -172,7 +172,7 @@ export const texts: Messages = {
   taxLine: (rate: string, country: string, included: boolean) =>
     `IVA ${rate}%${country ? ` (${country})` : ''}${included ? ', incluido' : ', añadido'}`,
   colTax: 'IVA',
-  kinds: { plan: 'plan', trial: 'prueba', renewal: 'renovación', upsell: 'ampliación', reseller: 'revendedor' },
+  kinds: { plan: 'Plan', trial: 'Prueba', renewal: 'Renovación', upsell: 'Ampliación', reseller: 'Revendedor' },
   filterKind: 'Tipo',
   anyKind: 'Todos',
   anyGateway: 'Todas',
@@ -638,6 +638,8 @@ export const texts: Messages = {
   subAutoRenewOff: 'Desactivada',
   subPlanLabel: 'Plan (id de producto)',
   subExportCsv: 'Descargar CSV',
+  subDueDatesUnavailable:
+    'No se ha podido leer WHMCS: las líneas facturadas en WHMCS no muestran en esta página la próxima fecha de vencimiento ni los días de retraso. Vuelva a cargar la página para intentarlo de nuevo.',
   colPlan: 'Plan',
   colCycle: 'Periodo',
   cycleNames: {

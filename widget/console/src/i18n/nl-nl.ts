@@ -170,7 +170,7 @@ export const texts: Messages = {
   taxLine: (rate: string, country: string, included: boolean) =>
     `btw ${rate}%${country ? ` (${country})` : ''}${included ? ', inbegrepen' : ', toegevoegd'}`,
   colTax: 'btw',
-  kinds: { plan: 'pakket', trial: 'proefperiode', renewal: 'verlenging', upsell: 'uitbreiding', reseller: 'wederverkoper' },
+  kinds: { plan: 'Pakket', trial: 'Proefperiode', renewal: 'Verlenging', upsell: 'Uitbreiding', reseller: 'Wederverkoper' },
   filterKind: 'Soort',
   anyKind: 'Alle',
   anyGateway: 'Alle',
@@ -637,6 +637,8 @@ export const texts: Messages = {
   subAutoRenewOff: 'Uit',
   subPlanLabel: 'Pakket (product-id)',
   subExportCsv: 'CSV downloaden',
+  subDueDatesUnavailable:
+    'WHMCS kon zojuist niet worden gelezen: lijnen die in WHMCS worden gefactureerd tonen op deze pagina geen volgende vervaldatum en geen dagen achterstand. Laad de pagina opnieuw om het nog eens te proberen.',
   colPlan: 'Pakket',
   colCycle: 'Termijn',
   cycleNames: {

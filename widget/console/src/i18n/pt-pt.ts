@@ -173,7 +173,7 @@ export const texts: Messages = {
   taxLine: (rate: string, country: string, included: boolean) =>
     `IVA ${rate}%${country ? ` (${country})` : ''}${included ? ', incluído' : ', acrescido'}`,
   colTax: 'IVA',
-  kinds: { plan: 'plano', trial: 'teste', renewal: 'renovação', upsell: 'ampliação', reseller: 'revendedor' },
+  kinds: { plan: 'Plano', trial: 'Teste', renewal: 'Renovação', upsell: 'Ampliação', reseller: 'Revendedor' },
   filterKind: 'Tipo',
   anyKind: 'Todos',
   anyGateway: 'Todos',
@@ -640,6 +640,8 @@ export const texts: Messages = {
   subAutoRenewOff: 'Desligada',
   subPlanLabel: 'Plano (id de produto)',
   subExportCsv: 'Transferir CSV',
+  subDueDatesUnavailable:
+    'Não foi possível ler o WHMCS agora: as linhas faturadas no WHMCS não mostram nesta página a próxima data de vencimento nem os dias em atraso. Recarregue a página para tentar de novo.',
   colPlan: 'Plano',
   colCycle: 'Período',
   cycleNames: {

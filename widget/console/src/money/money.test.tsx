@@ -167,7 +167,7 @@ describe('orders and their money', () => {
     await renderConsole(fake, '/checkout/admin/orders');
     const user = userEvent.setup();
     const row = (await screen.findByRole('link', { name: 'ord_1' })).closest('tr')!;
-    expect(within(row).getByText('trial')).toBeTruthy();
+    expect(within(row).getByText('Trial')).toBeTruthy();
     expect(within(row).getByText('Free trial')).toBeTruthy();
     const gateway = screen.getByLabelText<HTMLSelectElement>('Gateway');
     expect([...gateway.options].map((o) => o.value)).toEqual(['', 'sandbox', 'stripe']);

@@ -3,6 +3,8 @@ import { auditEntry, fault } from '../test/fakeApi';
 import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const entries = [
+  // A console sign-in: its address in ip (the Address column), no detail.
+  auditEntry({ id: 8, action: 'console-signin', target: 'operator:me@example.com', detail: '', ip: '203.0.113.7', args: [] }),
   auditEntry(),
   auditEntry({
     id: 6,

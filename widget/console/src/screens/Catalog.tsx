@@ -201,7 +201,7 @@ export function Catalog() {
                 <button type="submit" className="primary" disabled={!editable || check.busy}>
                   {t.reviewChanges}
                 </button>
-                <button type="button" disabled={source === null} onClick={() => setSource(null)}>
+                <button type="button" disabled={!editable || source === null} onClick={() => setSource(null)}>
                   {t.discardChanges}
                 </button>
               </div>

@@ -4,7 +4,7 @@
 // each asked in a dialog that states its effect.
 import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatMoney, formatTime } from '../format';
+import { formatMoney, formatTime, orderKind } from '../format';
 import { t } from '../messages';
 import { ApproveButton } from '../money/ApproveButton';
 import { RefundForm } from '../money/RefundForm';
@@ -113,7 +113,7 @@ export function OrderDetail({ id }: { id: string }) {
         <dt>{t.colEmail}</dt>
         <dd>{o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email}</dd>
         <dt>{t.colKind}</dt>
-        <dd>{t.kinds[d.kind] ?? d.kind}</dd>
+        <dd>{orderKind(d.kind)}</dd>
         <dt>{t.colProduct}</dt>
         <dd>{o.product || '—'}</dd>
         {d.tax && d.beforeTax && (

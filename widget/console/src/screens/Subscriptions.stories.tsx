@@ -32,6 +32,22 @@ export const WHMCSBilled: Story = {
     },
   },
 };
+/** WHMCS could not be read: its lines come without their next due date, and the screen says so. */
+export const WHMCSDueDatesUnavailable: Story = {
+  args: {
+    routes: (f) => {
+      f.billing = 'whmcs';
+      return f.on('GET', '/services', () => ({
+        services: [
+          subscription({ nextDueDate: '', overdueDays: 0 }),
+          subscription({ serviceId: 'svc_2', nextDueDate: '', overdueDays: 0, autoRenew: false }),
+        ],
+        nextCursor: '',
+        dueDatesUnavailable: true,
+      }));
+    },
+  },
+};
 export const Empty: Story = {
   args: { path: 'subscriptions?status=Overdue', routes: (f) => f.on('GET', '/services', () => ({ services: [], nextCursor: '' })) },
 };

@@ -322,4 +322,26 @@ describe('settings', () => {
     expect(within(row).queryByRole('button', { name: /^Extend/ })).toBeNull();
     expect(within(row).queryByRole('button', { name: /^Change/ })).toBeNull();
   });
+
+  it('says so, as a status, when WHMCS could not be read for the due dates (dueDatesUnavailable), and only then', async () => {
+    for (const unavailable of [true, undefined]) {
+      const fake = new FakeApi('viewer').on('GET', '/services', () => ({
+        services: [sub({ nextDueDate: '', overdueDays: 0 })],
+        nextCursor: '',
+        ...(unavailable ? { dueDatesUnavailable: true } : {}),
+      }));
+      fake.billing = 'whmcs';
+      const { unmount } = await renderConsole(fake, '/checkout/admin/subscriptions');
+      await screen.findByRole('table');
+      const notice = screen.queryAllByRole('status').find((s) => s.textContent?.startsWith('WHMCS could not be read just now'));
+      if (unavailable) {
+        expect(notice?.textContent).toBe(
+          'WHMCS could not be read just now: lines billed in WHMCS show no next due date and no overdue days on this page. Reload the page to try again.',
+        );
+      } else {
+        expect(notice).toBeUndefined();
+      }
+      unmount();
+    }
+  });
 });

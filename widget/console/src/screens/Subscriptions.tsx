@@ -254,6 +254,11 @@ export function Subscriptions() {
       <Loading what={list} />
       {list.data && (
         <>
+          {list.data.dueDatesUnavailable && (
+            <p role="status" className="note note-error" data-testid="due-dates-unavailable">
+              {t.subDueDatesUnavailable}
+            </p>
+          )}
           <Table
             caption={t.subscriptionsCaption}
             hideCaption

@@ -1,5 +1,5 @@
 // The orders table's columns, shared by the Orders and Held orders screens and a customer's page.
-import { formatMoney, formatTime } from '../format';
+import { formatMoney, formatTime, orderKind } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Order } from '../schemas';
@@ -21,7 +21,7 @@ export function orderColumns(): Column<Order>[] {
       header: t.colEmail,
       cell: (o) => (o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email),
     },
-    { header: t.colKind, cell: (o) => t.kinds[o.kind] ?? o.kind },
+    { header: t.colKind, cell: (o) => orderKind(o.kind) },
     { header: t.colProduct, cell: (o) => o.product || '—' },
     { header: t.colStatus, cell: (o) => <Status value={o.status} /> },
     { header: t.colTotal, cell: (o) => formatMoney(o.total), numeric: true },

@@ -2,7 +2,7 @@
 // parts (args, by kind: the design's AdminTimelineEvent), which are worded here with the console's
 // tables, amounts formatted as everywhere in the console. An event whose parts are not the expected
 // ones (a newer server's kind) shows the server's summary.
-import { formatMoney } from '../format';
+import { formatMoney, orderKind } from '../format';
 import { t } from '../messages';
 import type { OrderDetail } from '../schemas';
 
@@ -21,7 +21,7 @@ export function timelineText(e: TimelineEvent): string {
   const n = (count: number) => a.length === count;
   switch (e.kind) {
     case 'created':
-      if (n(2)) return w.created(t.kinds[a[0]!] ?? a[0]!, a[1]!);
+      if (n(2)) return w.created(orderKind(a[0]!), a[1]!);
       break;
     case 'invoice':
       if (n(4)) return w.invoice(a[0]!, money(a[1]!, a[2]!), a[3]!);

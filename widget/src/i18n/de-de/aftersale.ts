@@ -131,7 +131,8 @@ export const texts: AfterSaleTexts = {
   isReseller: (balance) => `Sie sind Reseller. Ihr Guthaben: ${balance} Credits.`,
   resellerPassword: 'Reseller-Passwort',
   confirmPassword: 'Passwort bestätigen',
-  passwordHint: 'Mindestens 8 Zeichen. Damit melden Sie sich auch zur Verwaltung Ihres Kontos an.',
+  passwordHint:
+    'Mindestens 8 Zeichen. Es wird das Passwort Ihres neuen Reseller-Kontos (ein bestehendes Konto behält seines); es ist nicht Ihr Anmeldepasswort für diesen Shop.',
   payNow: 'Weiter zur Zahlung',
   monthlyNote: 'Berechnet wird der Monatspreis des gewählten Pakets.',
   resellerDoneTitle: 'Ihr Reseller-Paket ist aktiv',

@@ -133,7 +133,8 @@ export const texts = {
   isReseller: (balance: number) => `You are a reseller. Your balance: ${balance} credits.`,
   resellerPassword: 'Reseller password',
   confirmPassword: 'Confirm the password',
-  passwordHint: 'At least 8 characters. It also signs you in to manage your account.',
+  passwordHint:
+    'At least 8 characters. It becomes the password of your new reseller account (an existing account keeps its own); it is not your sign-in password for this shop.',
   payNow: 'Continue to payment',
   monthlyNote: 'Billed at the monthly price of the chosen plan.',
   resellerDoneTitle: 'Your reseller plan is active',

@@ -129,7 +129,8 @@ export const texts: AfterSaleTexts = {
   isReseller: (balance) => `Eres revendedor. Tu saldo: ${balance} créditos.`,
   resellerPassword: 'Contraseña de revendedor',
   confirmPassword: 'Confirma la contraseña',
-  passwordHint: 'Al menos 8 caracteres. También te sirve para iniciar sesión y gestionar tu cuenta.',
+  passwordHint:
+    'Al menos 8 caracteres. Será la contraseña de tu nueva cuenta de revendedor (una cuenta existente conserva la suya); no es tu contraseña para iniciar sesión en esta tienda.',
   payNow: 'Continuar con el pago',
   monthlyNote: 'Se factura el precio mensual del plan elegido.',
   resellerDoneTitle: 'Tu plan de revendedor está activo',

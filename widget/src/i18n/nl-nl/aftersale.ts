@@ -129,7 +129,8 @@ export const texts: AfterSaleTexts = {
   isReseller: (balance) => `Je bent reseller. Je tegoed: ${balance} credits.`,
   resellerPassword: 'Resellerwachtwoord',
   confirmPassword: 'Bevestig het wachtwoord',
-  passwordHint: 'Minstens 8 tekens. Hiermee log je ook in om je account te beheren.',
+  passwordHint:
+    'Minstens 8 tekens. Dit wordt het wachtwoord van je nieuwe reselleraccount (een bestaand account houdt het zijne); het is niet je inlogwachtwoord voor deze winkel.',
   payNow: 'Verder naar betalen',
   monthlyNote: 'Gefactureerd tegen de maandprijs van het gekozen pakket.',
   resellerDoneTitle: 'Je resellerpakket is actief',

@@ -128,7 +128,8 @@ export const texts: AfterSaleTexts = {
   isReseller: (balance) => `É revendedor. O seu saldo: ${balance} créditos.`,
   resellerPassword: 'Palavra-passe de revendedor',
   confirmPassword: 'Confirme a palavra-passe',
-  passwordHint: 'Pelo menos 8 caracteres. Serve também para iniciar sessão e gerir a sua conta.',
+  passwordHint:
+    'Pelo menos 8 caracteres. Será a palavra-passe da sua nova conta de revendedor (uma conta existente mantém a sua); não é a sua palavra-passe de início de sessão nesta loja.',
   payNow: 'Continuar para o pagamento',
   monthlyNote: 'Faturado ao preço mensal do plano escolhido.',
   resellerDoneTitle: 'O seu plano de revendedor está ativo',

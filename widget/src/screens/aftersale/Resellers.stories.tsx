@@ -54,6 +54,14 @@ const order = async (canvasElement: HTMLElement) => {
   return root;
 };
 
+/** WHMCS mode, 409 price_changed: WHMCS invoices another total; the new one is shown to confirm. */
+export const PriceChanged: Story = {
+  parameters: { checkout: { api: { 'resellers.order': '409.price-changed' } } },
+  play: async ({ canvasElement }) => {
+    await find(await order(canvasElement), 'reseller-price-changed');
+  },
+};
+
 /** Ordered and paid: waiting for the reseller account. */
 export const Waiting: Story = {
   parameters: { checkout: { api: { 'order.get': '200.paid' } } },

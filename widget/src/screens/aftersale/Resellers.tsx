@@ -18,6 +18,7 @@ import { Icon } from '../../ui/icons';
 import { startSession } from '../../core/signin';
 import { returnUrl } from '../../core/returns';
 import { ScreenSkeleton } from './Skeleton';
+import type { Money } from '../../api/primitives';
 
 export function ResellersPage() {
   const c = useController();
@@ -43,6 +44,9 @@ export function ResellersPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [weak, setWeak] = useState(false);
+  // 409 price_changed (WHMCS mode: the seller's WHMCS invoices the plan at another total): the
+  // fresh total, shown in place of the list's price until the buyer confirms it or picks another plan.
+  const [changed, setChanged] = useState<{ pid: number; total: Money } | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
@@ -54,7 +58,8 @@ export function ResellersPage() {
   const product = list.find((p) => p.pid === pid) ?? list[1] ?? list[0] ?? null;
   const isReseller = me.status === 'ok' && me.data.isReseller;
   const existingReseller = existing ?? isReseller;
-  const price = product?.pricing.monthly ?? null;
+  const newTotal = changed && product && changed.pid === product.pid ? changed.total : null;
+  const price = newTotal ?? product?.pricing.monthly ?? null;
   const mismatch = serverMismatch || ((confirmTouched || confirm.length >= password.length) && confirm !== '' && confirm !== password);
 
   useEffect(() => setServerMismatch(false), [password, confirm]);
@@ -81,6 +86,7 @@ export function ResellersPage() {
       return;
     }
     setBusy(true);
+    setChanged(null);
     try {
       // Spec §6: reseller pages need a signed-in user; an email identifies one here.
       if (!signedIn || (value && value.toLowerCase() !== sessionEmail.toLowerCase())) await ensureSession(c, value);
@@ -115,7 +121,10 @@ export function ResellersPage() {
       c.navigate('resellers/waiting', { order: o.orderId });
     } catch (err) {
       if (isApiError(err) && err.code === 'malformed') c.fail(err);
-      if (isApiError(err) && err.code === 'password_mismatch') {
+      if (isApiError(err) && err.code === 'price_changed' && err.quote) {
+        // Nothing was stored or charged: the buyer sees the new total and confirms it by paying again.
+        setChanged({ pid: product.pid, total: err.quote.total });
+      } else if (isApiError(err) && err.code === 'password_mismatch') {
         setServerMismatch(true);
         confirmRef.current?.focus();
       } else if (isApiError(err) && err.code === 'weak_password') {
@@ -270,6 +279,14 @@ export function ResellersPage() {
               <strong data-testid="price-total">{price ? money(price) : '…'}</strong>
             </div>
             <p className="sc-hint">{a.monthlyNote}</p>
+            {newTotal && (
+              <div className="sc-alert sc-alert-warn" role="alert" data-testid="reseller-price-changed">
+                <p>{t.priceChanged(money(newTotal))}</p>
+                <button type="submit" className="sc-btn sc-btn-secondary" data-testid="confirm-price" aria-disabled={busy || undefined}>
+                  {t.confirmPrice}
+                </button>
+              </div>
+            )}
             {error && (
               <p className="sc-alert" role="alert" data-testid="reseller-error">
                 <Icon name="alert" />

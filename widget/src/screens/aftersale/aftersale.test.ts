@@ -369,6 +369,29 @@ describe('resellers', () => {
     expect(p.order).toMatchObject({ orderid: 'ord_storybookre', serviceid: ['svc_storybookre'] });
   });
 
+  it('409 price_changed (WHMCS mode): shows the new total, and confirming it orders again', async () => {
+    const { api, ui } = await resellers();
+    api.on('resellers.order', '409.price-changed');
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'res@example.com' } });
+    fireEvent.input(ui().getByTestId('reseller-password'), { target: { value: 'secret-123' } });
+    fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-123' } });
+    expect(ui().getByTestId('price-total').textContent).toBe('€599.00');
+    fireEvent.click(ui().getByTestId('pay-button'));
+    const alert = await ui().findByTestId('reseller-price-changed');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(alert.querySelector('p')!.textContent).toBe('The price has changed to €649.00. Please confirm the new price to continue.');
+    expect(ui().getByTestId('price-total').textContent).toBe('€649.00');
+    expect(ui().queryByTestId('reseller-error')).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+
+    api.on('resellers.order', '201.pending');
+    fireEvent.click(ui().getByTestId('confirm-price'));
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    expect(api.callsTo('resellers.order')).toHaveLength(2);
+    expect(ui().queryByTestId('reseller-price-changed')).toBeNull();
+  });
+
   it('says whether the signed-in user already is a reseller', async () => {
     const api = installApi();
     api.on('resellers.me', '200.reseller');
