@@ -18,16 +18,7 @@ func (s *db) LineServices(ctx context.Context) ([]order.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line services: %w", err)
 	}
-	defer rows.Close()
-	var out []order.Service
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanServices(rows, nil)
 }
 
 // Explained reports whether a service of any status is ref or, when ref is "", has username.

@@ -38,14 +38,9 @@ func (s *db) Service(ctx context.Context, id string) (order.Service, error) {
 	return scanService(s.r.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id))
 }
 
-// OrderServices reads an order's services.
-func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE order_id = ? ORDER BY rowid`, orderID)
-	if err != nil {
-		return nil, fmt.Errorf("read services: %w", err)
-	}
+// scanServices reads the services of rows after out, and closes rows.
+func scanServices(rows *sql.Rows, out []order.Service) ([]order.Service, error) {
 	defer rows.Close()
-	var out []order.Service
 	for rows.Next() {
 		v, err := scanService(rows)
 		if err != nil {
@@ -54,6 +49,15 @@ func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// OrderServices reads an order's services.
+func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE order_id = ? ORDER BY rowid`, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("read services: %w", err)
+	}
+	return scanServices(rows, nil)
 }
 
 // OrderTargetLines lists the existing lines an order works on rather than creates: the line a
@@ -66,16 +70,7 @@ func (s *db) OrderTargetLines(ctx context.Context, orderID string) ([]order.Serv
 	if err != nil {
 		return nil, fmt.Errorf("read an order's lines: %w", err)
 	}
-	defer rows.Close()
-	var out []order.Service
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanServices(rows, nil)
 }
 
 // UpdateService writes a service's provisioning fields.
@@ -96,16 +91,7 @@ func (s *db) ClientServices(ctx context.Context, clientID int64) ([]order.Servic
 	if err != nil {
 		return nil, fmt.Errorf("read client services: %w", err)
 	}
-	defer rows.Close()
-	out := []order.Service{}
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanServices(rows, []order.Service{}) // a client with none reads as [], not null
 }
 
 func (s *db) services(ctx context.Context, where string, args ...any) ([]order.Service, error) {
@@ -113,16 +99,7 @@ func (s *db) services(ctx context.Context, where string, args ...any) ([]order.S
 	if err != nil {
 		return nil, fmt.Errorf("read services: %w", err)
 	}
-	defer rows.Close()
-	var out []order.Service
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanServices(rows, nil)
 }
 
 // SetServiceStatus moves a service to status to when it is in one of from; reports whether it moved.
