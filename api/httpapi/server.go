@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -113,18 +112,9 @@ type Deps struct {
 	// nil: every plan.
 	Stock Stock
 
-	// ResellersOff, when set, is the message reseller orders (POST /resellers/orders) are refused
-	// with, 503 unavailable, before anything is stored: the WHMCS back end cannot sell reseller
-	// credits (docs/whmcs.md).
-	ResellersOff string
 	// UpstreamRenew, when set, renews services through the billing system that invoices them
 	// (WHMCS mode); nil: the shop's renewals.
 	UpstreamRenew UpstreamRenewer
-}
-
-// refuse is an endpoint answering err, whatever the request.
-func refuse(err error) goa.Endpoint {
-	return func(context.Context, any) (any, error) { return nil, err }
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -183,9 +173,6 @@ func New(d Deps) http.Handler {
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
-	if d.ResellersOff != "" {
-		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.ResellersOff)))
-	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))
 
