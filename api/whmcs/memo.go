@@ -62,6 +62,12 @@ func (m *Memo[K, V]) Do(ctx context.Context, key K, read func(context.Context) (
 	rctx := context.WithoutCancel(ctx)
 	ch := m.flight.DoChan(fmt.Sprint(key), func() (any, error) {
 		m.mu.Lock()
+		// A read that ended between this caller's look above and its flight: take its answer
+		// instead of reading again.
+		if e, ok := m.kept[key]; ok && m.now().Sub(e.at) < m.ttl {
+			m.mu.Unlock()
+			return e.v, nil
+		}
 		m.token++
 		token := m.token
 		m.reading[key] = token
