@@ -159,7 +159,7 @@ func (a *App) metricsServer() *http.Server {
 // observed wraps the site in the access log and HTTP metrics, and in tracing when an OTLP
 // endpoint is set; without one no exporter or tracer exists.
 func (a *App) observed(ctx context.Context, h http.Handler) (http.Handler, error) {
-	h = httpapi.Observed(h, httpapi.Observe{Log: a.log, JSON: a.cfg.LogJSON, Metrics: a.metrics, TrustedProxies: a.cfg.TrustedProxies, Now: a.cfg.Now})
+	h = httpapi.Observed(h, httpapi.Observe{Log: a.log, JSON: a.cfg.LogJSON, Metrics: a.metrics, TrustedProxies: a.cfg.TrustedProxies, Now: a.cfg.Now, Traced: a.cfg.OTLPEndpoint != ""})
 	if a.cfg.OTLPEndpoint == "" {
 		return h, nil
 	}

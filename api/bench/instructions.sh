@@ -8,7 +8,9 @@
 # machines) and the statements, transactions and rows per order (pg_stat_database).
 # Callgrind counts user-space instructions only; under it the shop runs ~50× slower, so SQLite's
 # group commit sees groups of one or two: compare builds with it, not CPU time. Go's
-# asynchronous preemption (a signal) is off under valgrind, whose callgrind asserts on it.
+# asynchronous preemption (a signal) is off under valgrind, whose callgrind asserts on it, and so
+# is its use of RDTSCP, an instruction Debian's valgrind 3.19 does not know (SIGILL in the
+# runtime's lock spinning on CPUs that have it).
 # Usage: api/bench/instructions.sh BINARY sqlite|postgres [orders] [warm-up orders]
 # PostgreSQL: STREAMCART_BENCH_POSTGRES as for orders.sh. STREAMCART_BENCH_KEEP=FILE keeps the
 # window's callgrind dump (callgrind_annotate FILE: where the instructions went).
@@ -42,7 +44,7 @@ while :; do
 done
 STREAMCART_DB="$db" STREAMCART_TRUST_PROXY=true STREAMCART_RATE_LIMITS=off STREAMCART_GEO_DB= \
   STREAMCART_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
-  GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tmp/streamcart" serve --addr "127.0.0.1:$port" \
+  GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tmp/streamcart" serve --addr "127.0.0.1:$port" \
   2>"$tmp/serve.log" &
 shop=$!
 until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -41,6 +42,9 @@ type Observe struct {
 	TrustedProxies []netip.Prefix
 	// Now is the clock durations are measured with; nil: time.Now.
 	Now func() time.Time
+	// Traced is set when a tracing layer wraps Observed (the request may carry a span): only
+	// then are the span's route and trace id looked up, two walks of the request's context.
+	Traced bool
 }
 
 // Observed wraps the whole site: every request gets an id (echoed in X-Request-Id), one access
@@ -52,14 +56,23 @@ func Observed(next http.Handler, o Observe) http.Handler {
 		start := now()
 		outer := r.Context() // the access line names the id itself, not through LogRequestID
 		peer := peerAddr(r)  // the connection's address, parsed once for both uses
-		ex := &exchange{Context: outer, ResponseWriter: w, status: http.StatusOK, id: requestID(r, peer, o.TrustedProxies)}
+		ex := &exchange{Context: outer, ResponseWriter: w, status: http.StatusOK}
+		ex.id = requestID(r, peer, o.TrustedProxies, &ex.idBytes)
 		ex.idHeader[0] = ex.id
 		w.Header()[RequestIDHeader] = ex.idHeader[:]
 		r = r.WithContext(ex)
 		defer func() {
 			// Recorded even when a handler panics (net/http then drops the connection).
-			end := now()
-			d := end.Sub(start)
+			var d time.Duration
+			var end time.Time
+			if o.Now == nil {
+				// One monotonic read, and the wall time it implies: time.Now reads both clocks.
+				d = time.Since(start)
+				end = start.Add(d)
+			} else {
+				end = now()
+				d = end.Sub(start)
+			}
 			route := ex.route
 			if route == "" {
 				route = r.Pattern // the site's own mux: /checkout/, /widget/, GET /healthz
@@ -67,16 +80,20 @@ func Observed(next http.Handler, o Observe) http.Handler {
 			route = routeLabel(route)
 			o.Metrics.HTTP(route, r.Method, ex.status, d)
 			var traceID string
-			if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
-				// Known only now: the span was named before routing.
-				span.SetName(r.Method + " " + route)
-				span.SetAttributes(attribute.String("http.route", route))
+			if o.Traced {
+				if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
+					// Known only now: the span was named before routing.
+					span.SetName(r.Method + " " + route)
+					span.SetAttributes(attribute.String("http.route", route))
+				}
 			}
 			if !o.Log.Enabled(outer, slog.LevelInfo) {
 				return
 			}
-			if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
-				traceID = sc.TraceID().String()
+			if o.Traced {
+				if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
+					traceID = sc.TraceID().String()
+				}
 			}
 			ip := peer // ClientIP's answer for a peer that is not a trusted proxy
 			if geo.Trusted(o.TrustedProxies, peer) {
@@ -324,6 +341,7 @@ type exchange struct {
 	route       string
 	id          string
 	idHeader    [1]string // the X-Request-Id header's value slice
+	idBytes     [idLen]byte // a made id's bytes: id points into them, one allocation fewer
 	// One value a layer of the site keeps in the request's own context (Keep) instead of
 	// wrapping it in another and copying the request: the storefront.
 	keptKey, kept any
@@ -419,14 +437,15 @@ func routeLabel(pattern string) string {
 // than these, are replaced: the id goes into every log line about the request.
 const maxRequestID = 128
 
-func requestID(r *http.Request, peer netip.Addr, trusted []netip.Prefix) string {
+// requestID is a trusted proxy's id for r, else a new one made in buf.
+func requestID(r *http.Request, peer netip.Addr, trusted []netip.Prefix, buf *[idLen]byte) string {
 	if geo.Trusted(trusted, peer) {
 		// The map itself, not Header.Get: the key is canonical already.
 		if v := r.Header[RequestIDHeader]; len(v) > 0 && v[0] != "" && validRequestID(v[0]) {
 			return v[0]
 		}
 	}
-	return newRequestID()
+	return newRequestID(buf)
 }
 
 func validRequestID(id string) bool {
@@ -453,9 +472,15 @@ var (
 	idSeq atomic.Uint64
 )
 
-func newRequestID() string {
-	var buf [48]byte
+// idLen holds a made id: the prefix (16 base32 characters), '-' and a counter (at most 13
+// base-36 digits).
+const idLen = 32
+
+// newRequestID makes an id in buf and returns it as a string sharing buf's bytes, which are
+// never written again: buf is the exchange's, which the string then keeps alive.
+func newRequestID(buf *[idLen]byte) string {
 	b := append(buf[:0], idPrefix...)
 	b = append(b, '-')
-	return string(strconv.AppendUint(b, idSeq.Add(1), 36))
+	b = strconv.AppendUint(b, idSeq.Add(1), 36)
+	return unsafe.String(&b[0], len(b))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -42,6 +43,31 @@ func TestLogRequestID(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[i]), &m); err != nil || m["msg"] != want || m["request_id"] != id {
 			t.Errorf("line %d = %q, want msg %q with request_id %q", i, lines[i], want, id)
 		}
+	}
+}
+
+// TestRequestIDsKept: each request's id, made in its own exchange, stays what it was after
+// later requests (work that outlives a request may still read it), and no two are alike.
+func TestRequestIDsKept(t *testing.T) {
+	var ids []string
+	h := httpapi.Observed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ids = append(ids, httpapi.RequestID(r.Context()))
+	}), httpapi.Observe{Log: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	var echoed []string
+	for range 200 {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/x", nil))
+		echoed = append(echoed, rec.Header().Get("X-Request-Id"))
+	}
+	seen := map[string]bool{}
+	for i, id := range ids {
+		if id == "" || id != echoed[i] || seen[id] {
+			t.Fatalf("request %d: id %q, echoed %q, seen before %v", i, id, echoed[i], seen[id])
+		}
+		seen[id] = true
+	}
+	if prefix, _, _ := strings.Cut(ids[0], "-"); !strings.HasPrefix(ids[199], prefix+"-") {
+		t.Errorf("ids %q and %q: want one process prefix", ids[0], ids[199])
 	}
 }
 
