@@ -340,7 +340,7 @@ type exchange struct {
 	wroteHeader bool
 	route       string
 	id          string
-	idHeader    [1]string // the X-Request-Id header's value slice
+	idHeader    [1]string   // the X-Request-Id header's value slice
 	idBytes     [idLen]byte // a made id's bytes: id points into them, one allocation fewer
 	// One value a layer of the site keeps in the request's own context (Keep) instead of
 	// wrapping it in another and copying the request: the storefront.
