@@ -43,7 +43,7 @@ var _ = Service("adminOrderActions", func() {
 			})
 		})
 		Result(AdminOrder)
-		Error("conflict") // not held
+		Error("conflict")    // not held
 		Error("unavailable") // the gateway could not make a payment link
 		HTTP(func() {
 			POST("/{id}/approve")

@@ -3,7 +3,9 @@ package design
 import . "goa.design/goa/v3/dsl"
 
 var SessionResult = Type("SessionResult", func() {
-	Attribute("token", String, "Bearer token", func() { Example("eyJzIjoic2VzXzAxamQ4eDVrMm03dmQweHczaDl0Z3BhOGJuIn0.n4bQgVNqJHXWkV3Yk0m3X5xI0sT1m8F2aPq7cR9dE6w") })
+	Attribute("token", String, "Bearer token", func() {
+		Example("eyJzIjoic2VzXzAxamQ4eDVrMm03dmQweHczaDl0Z3BhOGJuIn0.n4bQgVNqJHXWkV3Yk0m3X5xI0sT1m8F2aPq7cR9dE6w")
+	})
 	Attribute("userId", String, "The client's opaque public id (usr_ and 26 characters, random: neither ordered nor counting). Was the decimal database id before issue 12; compare it only for equality.", func() {
 		Example("usr_5kq2m7vd0xw3h9tgpa8bn1cyfe")
 	})

@@ -35,14 +35,14 @@ count() {
   done
   "$tmp/hits" --n 2000 --c 4 "$url"
   sleep 1
-  callgrind_control -z $pid >/dev/null
+  callgrind_control -z $pid >/dev/null 2>&1
   sleep 4
-  callgrind_control -d idle $pid >/dev/null
-  callgrind_control -z $pid >/dev/null
+  callgrind_control -d idle $pid >/dev/null 2>&1
+  callgrind_control -z $pid >/dev/null 2>&1
   t0=$(date +%s.%N)
   "$tmp/hits" --n "$n" --c 4 "$url"
   t1=$(date +%s.%N)
-  callgrind_control -d work $pid >/dev/null
+  callgrind_control -d work $pid >/dev/null 2>&1
   kill $pid; wait $pid 2>/dev/null || true
   idle=$(grep -h '^summary:' "$tmp/$name.$pid.1" | awk '{print $2}')
   work=$(grep -h '^summary:' "$tmp/$name.$pid.2" | awk '{print $2}')
