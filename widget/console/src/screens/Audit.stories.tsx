@@ -20,7 +20,7 @@ const entries = [
     action: 'order-approve',
     target: 'order:ord_7',
     detail: 'provisioned unpaid',
-    ip: '198.51.100.4',
+    ip: '', // only console sign-ins keep an address
     args: ['provisioned-unpaid'],
   }),
   auditEntry({
