@@ -449,10 +449,8 @@ func WithParam(t testing.TB, rawURL, key, value string) string {
 // connection of its own, as an operator would.
 func Count(t testing.TB, db, query string, args ...any) int {
 	t.Helper()
-	conn := Open(t, db)
-	defer conn.Close()
 	var n int
-	if err := conn.QueryRowContext(t.Context(), Rebind(db, query), args...).Scan(&n); err != nil {
+	if err := outside(t, db).QueryRowContext(t.Context(), Rebind(db, query), args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
@@ -461,11 +459,38 @@ func Count(t testing.TB, db, query string, args ...any) int {
 // Exec runs a statement (with ? placeholders) on db from outside the shop.
 func Exec(t testing.TB, db, query string, args ...any) {
 	t.Helper()
-	conn := Open(t, db)
-	defer conn.Close()
-	if _, err := conn.ExecContext(t.Context(), Rebind(db, query), args...); err != nil {
+	if _, err := outside(t, db).ExecContext(t.Context(), Rebind(db, query), args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// outsiders are the pools Count and Exec use, one per test and database, closed at the test's
+// end (before its database goes: registered after it). One connection per call cost a
+// connection's set-up each time (on SQLite, parsing the whole schema again; under -race about 4%
+// of api/app's CPU), and tests count in loops.
+var outsiders sync.Map // outsider → *sql.DB
+
+type outsider struct {
+	t  testing.TB
+	db string
+}
+
+func outside(t testing.TB, db string) *sql.DB {
+	t.Helper()
+	key := outsider{t, db}
+	if conn, ok := outsiders.Load(key); ok {
+		return conn.(*sql.DB)
+	}
+	conn := Open(t, db)
+	if prev, loaded := outsiders.LoadOrStore(key, conn); loaded {
+		conn.Close()
+		return prev.(*sql.DB)
+	}
+	t.Cleanup(func() {
+		outsiders.Delete(key)
+		conn.Close()
+	})
+	return conn
 }
 
 // Open is a connection of its own to db (a SQLite path or a PostgreSQL URL), from outside the shop.
