@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pquerna/otp"
@@ -368,8 +369,32 @@ type SignedIn struct {
 	ExpiresAt time.Time
 }
 
-// dummyHash keeps the time of a sign-in for an unknown email close to a known one's.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("streamcart operator timing"), bcrypt.DefaultCost)
+// dummyHashes keeps the time of a sign-in for an unknown email close to a known one's: a hash
+// at the cost of the service's passwords (dummyHash), made at its first use rather than when the
+// package loads (every binary and test binary importing it paid a hash at the default cost, about
+// a second under the race detector, and a lowered cost still compared against it).
+var dummyHashes struct {
+	sync.Mutex
+	byCost map[int][]byte
+}
+
+// dummyHash is the hash an unknown email's password is compared with, at cost.
+func dummyHash(cost int) []byte {
+	dummyHashes.Lock()
+	defer dummyHashes.Unlock()
+	if h, ok := dummyHashes.byCost[cost]; ok {
+		return h
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte("streamcart operator timing"), cost)
+	if err != nil { // only for a cost out of bcrypt's range, which New's hashes refuse as well
+		return nil
+	}
+	if dummyHashes.byCost == nil {
+		dummyHashes.byCost = map[int][]byte{}
+	}
+	dummyHashes.byCost[cost] = h
+	return h
+}
 
 // SignIn opens a session with email, password and a TOTP code, under the guard (guard.go): an
 // address over its limit is refused at once (429), and an account's check waits out the delay
@@ -416,7 +441,7 @@ func (s *Operators) SignIn(ctx context.Context, email, password, code, ip string
 func (s *Operators) check(ctx context.Context, email, password, code string, now time.Time) (Operator, string, error) {
 	o, err := s.store.OperatorByEmail(ctx, email)
 	if errors.Is(err, ErrNotFound) || (err == nil && o.PasswordHash == "") {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(s.cost), []byte(password))
 		if err == nil {
 			return o, ReasonNotSetUp, nil
 		}

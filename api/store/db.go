@@ -135,6 +135,24 @@ func (s *db) migrateForeignKeysOff(ctx context.Context, version int, base, ddl s
 	return tx.Commit()
 }
 
+// appliedMigrations are the versions schema_migrations records.
+func (s *db) appliedMigrations(ctx context.Context) (map[int]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
+}
+
 // Migrate applies the embedded migrations not yet recorded, each in its own transaction. A
 // lock makes replicas starting together apply each migration once.
 func (s *db) Migrate(ctx context.Context) error {
@@ -153,11 +171,23 @@ func (s *db) Migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	sort.Strings(names)
+	// The versions already recorded are skipped without a transaction of their own: a start on
+	// a migrated database (every start but the first, each replica's, each test's copy of a
+	// migrated template) read them in one query instead of a locked transaction per migration.
+	// Versions are only ever added, so one recorded now stays recorded; one not recorded yet is
+	// checked again under the lock below, as another replica may be applying it.
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
 	for _, name := range names {
 		base := filepath.Base(name)
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migrate: bad file name %s", base)
+		}
+		if applied[version] {
+			continue
 		}
 		body, err := migrations.ReadFile(name)
 		if err != nil {

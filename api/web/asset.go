@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 
@@ -40,11 +41,26 @@ func newAsset(name string, body []byte) *asset {
 	sum := sha256.Sum256(body)
 	a.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
 	if compressible(a.ctype) && len(body) >= minGzip {
-		if gz := compress.GzipSmallest(body); len(gz) < len(body) {
+		if gz := gzipOnce(sum, body); len(gz) < len(body) {
 			a.gz = gz
 		}
 	}
 	return a
+}
+
+// gzipped keeps the gzip copy of each body by its SHA-256 (sum → []byte): a process that makes
+// more than one host (api/app's tests open hundreds of shops) compresses the same embedded assets
+// at best compression once, not once per host.
+var gzipped sync.Map
+
+// gzipOnce is compress.GzipSmallest(body), made once per content; sum is body's SHA-256. The
+// copy is shared: nothing writes to an asset's bytes.
+func gzipOnce(sum [sha256.Size]byte, body []byte) []byte {
+	if gz, ok := gzipped.Load(sum); ok {
+		return gz.([]byte)
+	}
+	gz, _ := gzipped.LoadOrStore(sum, compress.GzipSmallest(body))
+	return gz.([]byte)
 }
 
 func contentType(name string) string {

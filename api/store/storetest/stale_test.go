@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +70,25 @@ func TestStaleSchemasOfEndedRunsAreDropped(t *testing.T) {
 		}
 		t.Cleanup(func() { admin.ExecContext(context.Background(), `DROP SCHEMA IF EXISTS `+name+` CASCADE`) })
 	}
+	// Databases (PostgresMigratedDB's) go by the same rules; templates (pgTemplate's) once their
+	// run has ended, however young.
+	template := func(created time.Time, id uint32) string {
+		return templatePrefix + strings.TrimPrefix(schemaName(created, id), schemaPrefix)
+	}
+	databases := map[string]bool{ // name → dropped
+		schemaName(now.Add(-2*time.Hour), killed):    true,
+		schemaName(now.Add(-2*time.Hour), alive):     false,
+		schemaName(now.Add(-10*time.Minute), killed): false,
+		oldStyleName(): false,
+		template(now.Add(-10*time.Minute), killed): true,
+		template(now.Add(-2*time.Hour), alive):     false,
+	}
+	for name := range databases {
+		if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+name); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { admin.ExecContext(context.Background(), `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`) })
+	}
 	// A stale schema with a table in it goes too (a test's schema always has some).
 	for name, dropped := range schemas {
 		if dropped {
@@ -90,6 +108,15 @@ func TestStaleSchemasOfEndedRunsAreDropped(t *testing.T) {
 		}
 		if gone := n == 0; gone != want {
 			t.Errorf("schema %s: gone %v, want %v", name, gone, want)
+		}
+	}
+	for name, want := range databases {
+		var n int
+		if err := admin.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_database WHERE datname = $1`, name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if gone := n == 0; gone != want {
+			t.Errorf("database %s: gone %v, want %v", name, gone, want)
 		}
 	}
 	// The killed run's lock was only borrowed to drop its schemas (on a connection that goes
@@ -129,9 +156,9 @@ func oldStyleName() string {
 const killedRunEnv = "STORETEST_KILLED_RUN"
 
 // TestKilledRunLeavesNoSchemaBehind runs this test binary again as a run that makes a schema and
-// is SIGKILLed before its cleanups: the schema stays while the run lives, however old it is
-// deemed, and a later run's sweep drops it once the run is dead. Not parallel: see
-// TestStaleSchemasOfEndedRunsAreDropped.
+// a migrated database (and so its template database) and is SIGKILLed before its cleanups: they
+// stay while the run lives, however old they are deemed, and a later run's sweep drops them once
+// the run is dead. Not parallel: see TestStaleSchemasOfEndedRunsAreDropped.
 func TestKilledRunLeavesNoSchemaBehind(t *testing.T) {
 	if os.Getenv(killedRunEnv) != "" { // the run to kill
 		u, err := url.Parse(PostgresDB(t))
@@ -139,6 +166,11 @@ func TestKilledRunLeavesNoSchemaBehind(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Println("schema:", u.Query().Get("search_path"))
+		if u, err = url.Parse(PostgresMigratedDB(t)); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("database:", strings.TrimPrefix(u.Path, "/"))
+		fmt.Println("template:", pgTmpl.name)
 		time.Sleep(time.Minute) // killed long before
 		t.Fatal("not killed")
 	}
@@ -153,39 +185,54 @@ func TestKilledRunLeavesNoSchemaBehind(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var name string
+	left := map[string]string{} // "schema", "database", "template" → name
 	lines := bufio.NewScanner(out)
-	for name == "" && lines.Scan() {
-		name, _ = strings.CutPrefix(lines.Text(), "schema: ")
+	for len(left) < 3 && lines.Scan() {
+		if kind, name, ok := strings.Cut(lines.Text(), ": "); ok && name != "" {
+			left[kind] = name
+		}
 	}
-	if name == "" {
+	if len(left) < 3 {
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatalf("the run to kill printed no schema (%v)", lines.Err())
+		t.Fatalf("the run to kill printed %v, want its schema, database and template (%v)", left, lines.Err())
 	}
-	t.Cleanup(func() { admin.ExecContext(context.Background(), `DROP SCHEMA IF EXISTS `+name+` CASCADE`) })
+	t.Cleanup(func() {
+		admin.ExecContext(context.Background(), `DROP SCHEMA IF EXISTS `+left["schema"]+` CASCADE`)
+		admin.ExecContext(context.Background(), `DROP DATABASE IF EXISTS `+left["database"]+` WITH (FORCE)`)
+		admin.ExecContext(context.Background(), `DROP DATABASE IF EXISTS `+left["template"]+` WITH (FORCE)`)
+	})
 
-	// Seen from two hours later, the schema is stale, but its run still goes: kept.
-	later := func() []string {
+	// Seen from two hours later, they are stale, but their run still goes: kept.
+	dropped := map[string]bool{}
+	later := func() {
 		t.Helper()
-		dropped, err := dropStaleSchemas(t.Context(), admin, time.Now().Add(2*time.Hour))
+		names, err := dropStaleSchemas(t.Context(), admin, time.Now().Add(2*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return dropped
+		for _, n := range names {
+			dropped[n] = true
+		}
 	}
-	if slices.Contains(later(), name) {
-		t.Fatalf("schema %s of a running test binary was dropped", name)
+	later()
+	for kind, name := range left {
+		if dropped[name] {
+			t.Fatalf("%s %s of a running test binary was dropped", kind, name)
+		}
 	}
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no cleanup runs
 		t.Fatal(err)
 	}
 	cmd.Wait()
 	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Contains(later(), name) { // the server frees the lock once it sees the connection closed
-		if time.Now().After(deadline) {
-			t.Fatalf("schema %s of the killed run is still kept after 10 s", name)
+	for kind, name := range left {
+		for !dropped[name] { // the server frees the lock once it sees the connection closed
+			if time.Now().After(deadline) {
+				t.Fatalf("%s %s of the killed run is still kept after 10 s", kind, name)
+			}
+			time.Sleep(100 * time.Millisecond)
+			later()
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }

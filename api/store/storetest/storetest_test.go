@@ -64,3 +64,34 @@ func TestPostgresDBIsDroppedAtCleanup(t *testing.T) {
 		t.Fatalf("schema %q still there after its test (%d)", schema, n)
 	}
 }
+
+// TestMigratedIsAMigratedDatabaseOfItsOwn: Migrated gives each test a database holding every
+// migration an empty database gets at its first open, no data, and nothing another test writes.
+func TestMigratedIsAMigratedDatabaseOfItsOwn(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		fresh := b.NewDB(t)
+		b.Open(t) // the template exists before the counts below
+		again := storetest.Backend{Name: b.Name, NewDB: func(testing.TB) string { return fresh }}
+		again.Open(t) // an empty database, migrated by its first open
+		want := storetest.Count(t, fresh, `SELECT COUNT(*) FROM schema_migrations`)
+		if want == 0 {
+			t.Fatal("a first open applied no migration")
+		}
+		one, two := b.Migrated(t), b.Migrated(t)
+		if one == two {
+			t.Fatalf("Migrated gave %s twice", one)
+		}
+		for _, db := range []string{one, two} {
+			if n := storetest.Count(t, db, `SELECT COUNT(*) FROM schema_migrations`); n != want {
+				t.Fatalf("%s: %d migrations applied, want %d", db, n, want)
+			}
+			if n := storetest.Count(t, db, `SELECT COUNT(*) FROM settings`); n != 0 {
+				t.Fatalf("%s: %d settings in a copy of the template, want none", db, n)
+			}
+		}
+		storetest.Exec(t, one, `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)`, "k", "v", "x")
+		if n := storetest.Count(t, two, `SELECT COUNT(*) FROM settings`); n != 0 {
+			t.Fatalf("a setting written in one copy shows in another (%d)", n)
+		}
+	})
+}
