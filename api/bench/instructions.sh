@@ -37,11 +37,8 @@ case $backend in
     db="$pg/$dbname?sslmode=disable" ;;
   *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
 esac
-read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-while :; do
-  port=$((10000 + RANDOM % (lo - 10000)))
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
-done
+. api/bench/freeport.sh
+port=$(freeport)
 STREAMCART_DB="$db" STREAMCART_TRUST_PROXY=true STREAMCART_RATE_LIMITS=off STREAMCART_GEO_DB= \
   STREAMCART_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
   GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tmp/streamcart" serve --addr "127.0.0.1:$port" \

@@ -26,16 +26,7 @@ if [ -n "${STREAMCART_BENCH_BIN:-}" ]; then cp "$STREAMCART_BENCH_BIN" "$tmp/str
 go build -o "$tmp/orders" ./api/bench/orders
 go build -o "$tmp/plain" ./api/bench/plain
 
-# freeport: a loopback port nothing listens on (other work on the machine may hold fixed ones),
-# below the kernel's range for outgoing connections (whose local ports a listener cannot take).
-freeport() {
-  local p lo
-  read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-  while :; do
-    p=$((10000 + RANDOM % (lo - 10000)))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-  done
-}
+. api/bench/freeport.sh
 # up PID URL: waits until URL answers, failing if PID exited first (its port was taken, say).
 up() {
   until curl -sf "$2" >/dev/null; do

@@ -14,14 +14,7 @@ tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/plain" ./api/bench/plain
 go build -o "$tmp/hits" ./api/bench/hits
-freeport() {
-  local lo port
-  read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-  while :; do
-    port=$((10000 + RANDOM % (lo - 10000)))
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-  done
-}
+. api/bench/freeport.sh
 # count NAME URL CMD...: runs CMD under callgrind and prints NAME's instructions per request.
 count() {
   local name=$1 url=$2 pid t0 t1 idle work
