@@ -182,7 +182,9 @@ func buildBinary(t *testing.T) string {
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
 	bin := filepath.Join(t.TempDir(), "streamcart")
-	cmd := exec.Command("go", "build", "-o", bin, "./api/cmd/streamcart")
+	// Without the profile (api/cmd/streamcart/default.pgo): the same code, and the test binaries'
+	// cached packages serve it instead of a second compile of every one.
+	cmd := exec.Command("go", "build", "-pgo=off", "-o", bin, "./api/cmd/streamcart")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-10}; conns=${2:-64}
-tmp=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/streamcart" ./api/cmd/streamcart
 go build -o "$tmp/plain" ./api/bench/plain
 STREAMCART_DB="$tmp/s.db" STREAMCART_RATE_LIMITS=off "$tmp/streamcart" serve --addr 127.0.0.1:18089 2>/dev/null &

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Makes a CPU profile to build the streamcart binary with profile-guided optimisation (hotter
-# calls inlined, interface calls devirtualised): 2–5 % fewer instructions per product-list request
-# (docs/benchmarks.md), for a release build:
-#   api/bench/pgo.sh /tmp/streamcart.pgo && go build -pgo=/tmp/streamcart.pgo -o bin/streamcart ./api/cmd/streamcart
-# Not the default build: with a profile every package the binary uses is compiled again (≈5 CPU
-# minutes), which `make test` would pay on every clean clone. The profile is four 10-second windows
-# of api/bench/profserve (a shop served as `streamcart serve` serves it) under the loads the shop
-# meets most, merged: GET /checkout/api/products (wrk), POST /checkout/api/quote (wrk), and orders
-# (api/bench/orders) on SQLite and on PostgreSQL. Re-run it when the hot paths change much; a
-# stale profile costs only the gain, never correctness.
+# Makes the CPU profile the streamcart binary is built with (profile-guided optimisation: hotter
+# calls inlined, interface calls devirtualised; 2–5 % fewer instructions per product-list request,
+# docs/benchmarks.md). `go build ./api/cmd/streamcart` (make build) picks up
+# api/cmd/streamcart/default.pgo by itself; `make test` builds with -pgo=off, since a profile means
+# every package the binary uses is compiled again (≈5 CPU minutes) for the same behaviour:
+#   api/bench/pgo.sh api/cmd/streamcart/default.pgo
+# The profile is four 10-second windows of api/bench/profserve (a shop served as `streamcart serve`
+# serves it) under the loads the shop meets most, merged: GET /checkout/api/products (wrk), POST
+# /checkout/api/quote (wrk), and orders (api/bench/orders) on SQLite and on PostgreSQL. Re-run it
+# when the hot paths change much; a stale profile costs only the gain, never correctness.
 # Usage: api/bench/pgo.sh OUT.pgo   (PostgreSQL at STREAMCART_BENCH_POSTGRES, default the local one)
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 OUT.pgo" >&2; exit 2; }
@@ -16,7 +16,7 @@ out=$(realpath -m "$1")
 cd "$(dirname "$0")/../.."
 pg=${STREAMCART_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; psql -q "$pg/postgres" -c "DROP DATABASE IF EXISTS streamcart_pgo WITH (FORCE)" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; psql -q "$pg/postgres" -c "DROP DATABASE IF EXISTS streamcart_pgo WITH (FORCE)" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 go build -pgo=off -o "$tmp/profserve" ./api/bench/profserve
 go build -o "$tmp/orders" ./api/bench/orders
 addr=127.0.0.1:18189

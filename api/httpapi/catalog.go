@@ -243,7 +243,8 @@ func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string
 // case (errors, a locale outside the enum, non-JSON Accept) to the Goa handler next.
 func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if accept := r.Header.Get("Accept"); accept != "" && !strings.Contains(accept, "json") && !strings.Contains(accept, "*/*") {
+		// The map itself, not Header.Get: the key is canonical already.
+		if accept := r.Header["Accept"]; len(accept) > 0 && accept[0] != "" && !strings.Contains(accept[0], "json") && !strings.Contains(accept[0], "*/*") {
 			next.ServeHTTP(w, r)
 			return
 		}
