@@ -98,8 +98,9 @@ lint-openapi: node_modules/.installed
 test-go: $(STRIPE_MOCK)
 	$(GO) vet ./...
 	# api/app's integration tests take about 10 minutes under -race on 2 cores: above go test's
-	# default per-package limit. -pgo=off: the tests of api/cmd/streamcart would otherwise compile
-	# every package again with its profile (minutes on 2 cores) for the same behaviour.
+	# default per-package limit. -pgo=off: the tests of api/cmd/streamcart (a main package with a
+	# default.pgo) would otherwise compile every package once more, under -race with the profile,
+	# for the same behaviour. The tests that start the binary build it as make build does.
 	STREAMCART_STRIPE_MOCK=$(CURDIR)/$(STRIPE_MOCK) $(GO) test -race -pgo=off -count=1 -timeout 45m ./...
 
 # staticcheck's default checks with zero findings; staticcheck.conf files say what is off and why.

@@ -182,9 +182,10 @@ func buildBinary(t *testing.T) string {
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
 	bin := filepath.Join(t.TempDir(), "streamcart")
-	// Without the profile (api/cmd/streamcart/default.pgo): the same code, and the test binaries'
-	// cached packages serve it instead of a second compile of every one.
-	cmd := exec.Command("go", "build", "-pgo=off", "-o", bin, "./api/cmd/streamcart")
+	// As make build builds it (with api/cmd/streamcart/default.pgo): the binary that ships, and
+	// one compile of its packages shared with make build instead of a second one without the
+	// profile.
+	cmd := exec.Command("go", "build", "-o", bin, "./api/cmd/streamcart")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -2,8 +2,8 @@
 # Makes the CPU profile the streamcart binary is built with (profile-guided optimisation: hotter
 # calls inlined, interface calls devirtualised; 2–5 % fewer instructions per product-list request,
 # docs/benchmarks.md). `go build ./api/cmd/streamcart` (make build) picks up
-# api/cmd/streamcart/default.pgo by itself; `make test` builds with -pgo=off, since a profile means
-# every package the binary uses is compiled again (≈5 CPU minutes) for the same behaviour:
+# api/cmd/streamcart/default.pgo by itself; `make test`'s test binaries are built with -pgo=off,
+# since a profile means every package the binary uses is compiled again (≈5 CPU minutes):
 #   api/bench/pgo.sh api/cmd/streamcart/default.pgo
 # The profile is four 10-second windows of api/bench/profserve (a shop served as `streamcart serve`
 # serves it) under the loads the shop meets most, merged: GET /checkout/api/products (wrk), POST

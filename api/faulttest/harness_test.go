@@ -52,9 +52,10 @@ func build(bin string) error {
 	if err != nil {
 		return fmt.Errorf("go env GOMOD: %w", err)
 	}
-	// Without the profile (api/cmd/streamcart/default.pgo): the same code, and the test binaries'
-	// cached packages serve it instead of a second compile of every one.
-	cmd := exec.Command("go", "build", "-pgo=off", "-o", bin, "./api/cmd/streamcart")
+	// As make build builds it (with api/cmd/streamcart/default.pgo): the binary that ships, and
+	// one compile of its packages shared with make build instead of a second one without the
+	// profile.
+	cmd := exec.Command("go", "build", "-o", bin, "./api/cmd/streamcart")
 	cmd.Dir = filepath.Dir(strings.TrimSpace(string(out)))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%w\n%s", err, out)
