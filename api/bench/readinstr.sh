@@ -5,7 +5,8 @@
 # hand. Each server runs under `valgrind --tool=callgrind` (Go's asynchronous preemption and its
 # RDTSCP use off, see instructions.sh); 2,000 warm-up requests, counters zeroed, 4 s idle dumped
 # (the background: tickers, jobs), N requests on 4 keep-alive connections dumped; the figure is
-# (window − idle × window's length ÷ 4 s) ÷ N.
+# (window − idle × window's length ÷ 4 s) ÷ N. plain+headers is plain sending the list's header
+# lines too (api/bench/plain --headers): the part of the gap that is net/http writing them.
 # Usage: api/bench/readinstr.sh BINARY [N=4000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,6 +52,8 @@ rm -f "$tmp"/shop.db*
 echo "bytes: $(wc -c <"$tmp/products.json")"
 port=$(freeport)
 count plain "http://127.0.0.1:$port/" "$tmp/plain" --addr "127.0.0.1:$port" --file "$tmp/products.json"
+port=$(freeport)
+count plain+headers "http://127.0.0.1:$port/" "$tmp/plain" --headers --addr "127.0.0.1:$port" --file "$tmp/products.json"
 port=$(freeport)
 STREAMCART_DB="$tmp/shop.db" STREAMCART_RATE_LIMITS=off \
   count streamcart "http://127.0.0.1:$port/checkout/api/products" "$bin" serve --addr "127.0.0.1:$port"

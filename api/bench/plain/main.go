@@ -1,5 +1,8 @@
 // Command plain is the benchmark baseline: a bare net/http server answering every request with
 // the bytes of a file, so a wrk run against it measures what the machine can do without Streamcart.
+// With --headers it also sends the header lines the shop's product list carries beyond plain's
+// (Content-Length, Date, Vary, X-Content-Type-Options, X-Request-Id), set as cheaply as the shop
+// sets them: what net/http's header writing costs for them, apart from everything else the shop does.
 package main
 
 import (
@@ -7,18 +10,47 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"strconv"
+	"sync/atomic"
+	"time"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:18090", "listen address")
 	file := flag.String("file", "", "JSON file to serve")
+	headers := flag.Bool("headers", false, "send the product list's header lines too")
 	flag.Parse()
 	body, err := os.ReadFile(*file)
 	if err != nil {
 		log.Fatal(err)
 	}
+	contentType := []string{"application/json"}
+	if !*headers {
+		log.Fatal(http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header()["Content-Type"] = contentType
+			w.Write(body)
+		})))
+	}
+	length := []string{strconv.Itoa(len(body))}
+	vary := []string{"Origin, Accept-Encoding"}
+	nosniff := []string{"nosniff"}
+	var date atomic.Pointer[[]string]
+	keep := func() { d := []string{time.Now().UTC().Format(http.TimeFormat)}; date.Store(&d) }
+	keep()
+	go func() {
+		for range time.Tick(250 * time.Millisecond) {
+			keep()
+		}
+	}()
+	var n atomic.Uint64
 	log.Fatal(http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
+		h := w.Header()
+		h["Content-Type"] = contentType
+		h["Content-Length"] = length
+		h["Date"] = *date.Load()
+		h["Vary"] = vary
+		h["X-Content-Type-Options"] = nosniff
+		h["X-Request-Id"] = []string{"rsfpm4xknxarzsce-" + strconv.FormatUint(n.Add(1), 10)}
 		w.Write(body)
 	})))
 }
