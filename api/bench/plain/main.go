@@ -24,7 +24,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	contentType := []string{"application/json"}
 	if !*headers {
 		// Set, as the baseline always did: every figure in docs/benchmarks.md is against it.
 		log.Fatal(http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -32,6 +31,7 @@ func main() {
 			w.Write(body)
 		})))
 	}
+	contentType := []string{"application/json"}
 	length := []string{strconv.Itoa(len(body))}
 	vary := []string{"Origin, Accept-Encoding"}
 	nosniff := []string{"nosniff"}
