@@ -53,7 +53,10 @@ export function ResellersPage() {
   const existingRef = useRef<HTMLDivElement>(null);
   const heading = useStepFocus<HTMLHeadingElement>();
 
-  const list = (products.data?.products ?? []).slice(0, 3);
+  // The plan WHMCS priced anew shows its new total on its card too, not only in the summary.
+  const list = (products.data?.products ?? [])
+    .slice(0, 3)
+    .map((p) => (changed && p.pid === changed.pid ? { ...p, pricing: { ...p.pricing, monthly: changed.total } } : p));
   // Spec §9: the reseller list pre-selects its second product.
   const product = list.find((p) => p.pid === pid) ?? list[1] ?? list[0] ?? null;
   const isReseller = me.status === 'ok' && me.data.isReseller;

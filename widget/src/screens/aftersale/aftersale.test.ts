@@ -377,11 +377,16 @@ describe('resellers', () => {
     fireEvent.input(ui().getByTestId('reseller-password'), { target: { value: 'secret-123' } });
     fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-123' } });
     expect(ui().getByTestId('price-total').textContent).toBe('€599.00');
+    const card = () => ui().getAllByTestId('plan-card')[1]!.querySelector('.sc-plan-price')!.textContent;
+    expect(card()).toContain('€599.00');
     fireEvent.click(ui().getByTestId('pay-button'));
     const alert = await ui().findByTestId('reseller-price-changed');
     expect(alert.getAttribute('role')).toBe('alert');
     expect(alert.querySelector('p')!.textContent).toBe('The price has changed to €649.00. Please confirm the new price to continue.');
     expect(ui().getByTestId('price-total').textContent).toBe('€649.00');
+    // The card the buyer chose shows the new price too, not the list's old one.
+    expect(card()).toContain('€649.00');
+    expect(card()).not.toContain('€599.00');
     expect(ui().queryByTestId('reseller-error')).toBeNull();
     expect(assign).not.toHaveBeenCalled();
 
