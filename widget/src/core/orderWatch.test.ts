@@ -140,7 +140,8 @@ describe('watchOrder', () => {
 
   it('opens the stream again when it falls silent (no heartbeat: the connection is dead)', async () => {
     timing.pollMs = 5;
-    streamTiming.silenceMs = 30;
+    // Long enough that a busy machine delivers the first status before the stream counts as silent.
+    streamTiming.silenceMs = 300;
     const api = installApi();
     const silent = sse();
     const next = sse();
