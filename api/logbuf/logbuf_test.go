@@ -132,3 +132,91 @@ func TestConcurrentLinesStayWhole(t *testing.T) {
 		t.Fatalf("%d lines, want %d", len(seen), 8*2000)
 	}
 }
+
+// gated is an output whose writes wait until its gate is closed; each write says it started.
+type gated struct {
+	out
+	started chan struct{}
+	gate    chan struct{}
+}
+
+func (g *gated) Write(p []byte) (int, error) {
+	select {
+	case g.started <- struct{}{}:
+	default: // only the first start is waited for
+	}
+	<-g.gate
+	return g.out.Write(p)
+}
+
+// TestSlowOutputHoldsOnlyItsWriter: while a full buffer goes out to an output that does not
+// answer, other goroutines' lines go into the second buffer without waiting; only a line that
+// finds both buffers full waits. When the output answers, every line comes out once, whole, and
+// the first write is the first buffer's lines.
+func TestSlowOutputHoldsOnlyItsWriter(t *testing.T) {
+	g := &gated{started: make(chan struct{}, 1), gate: make(chan struct{})}
+	w := logbuf.New(g)
+	line := func(who string, i int) string { return fmt.Sprintf("%s %04d %s\n", who, i, strings.Repeat("x", 990)) }
+	perBuffer := logbuf.Size / len(line("one", 0))
+	var wg sync.WaitGroup
+	wg.Go(func() { // fills the first buffer and, with one line more, sends it out: stuck there
+		for i := range perBuffer + 1 {
+			w.Write([]byte(line("one", i)))
+		}
+	})
+	<-g.started
+
+	wrote := make(chan struct{})
+	go func() {
+		w.Write([]byte(line("two", 0)))
+		close(wrote)
+	}()
+	select {
+	case <-wrote:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a line waited for the other buffer's write to a stuck output")
+	}
+
+	// The second buffer full too: now a writer waits for the output, and nothing is dropped.
+	filled := make(chan struct{})
+	wg.Go(func() {
+		for i := 1; i <= perBuffer; i++ {
+			w.Write([]byte(line("two", i)))
+		}
+		close(filled)
+	})
+	select {
+	case <-filled:
+		t.Fatal("wrote past both buffers while the output was stuck")
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(g.gate)
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	g.mu.Lock()
+	first := g.writes[0]
+	g.mu.Unlock()
+	if want := perBuffer * len(line("one", 0)); len(first) != want || !strings.HasPrefix(first, line("one", 0)) {
+		t.Fatalf("first write %d bytes, want the first buffer's %d", len(first), want)
+	}
+	seen := map[string]bool{}
+	for l := range strings.Lines(g.text()) {
+		if seen[l] {
+			t.Fatalf("line %.12q twice", l)
+		}
+		seen[l] = true
+	}
+	if len(seen) != 2*(perBuffer+1) {
+		t.Fatalf("%d lines, want %d", len(seen), 2*(perBuffer+1))
+	}
+	for i := range perBuffer + 1 {
+		for _, who := range []string{"one", "two"} {
+			if l := line(who, i); !seen[l] {
+				t.Fatalf("line %.12q lost", l)
+			}
+		}
+	}
+}
