@@ -30,6 +30,10 @@ var AdminSubscription = Type("AdminSubscription", func() {
 	Attribute("renewalInvoiceId", String, "The open (unpaid) renewal invoice; null when none", func() {
 		Meta("struct:tag:json", "renewalInvoiceId") // always present, null when none
 	})
+	Attribute("renewalCardCharge", String, "As the buyer's GET /services shows it: why the saved card did not pay the open renewal invoice, the outcome of its latest off-session charge (declined, authentication_required, refused); null when no charge of it failed", func() {
+		Enum("declined", "authentication_required", "refused")
+		Meta("struct:tag:json", "renewalCardCharge") // always present, null when none
+	})
 	Attribute("recurringAmount", Money, "What the next period costs; null for trials and one-time lines", func() {
 		Meta("struct:tag:json", "recurringAmount") // always present, null when none
 	})

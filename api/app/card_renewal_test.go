@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store/storetest"
+	genservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genorder "github.com/streamcart/streamcart/gen/order"
@@ -615,6 +616,60 @@ func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
 			if (got.RenewalInvoiceID != nil) != step.open || deref(got.RenewalCardCharge) != step.want || !got.RenewsWithCard {
 				t.Errorf("%s: renewalInvoiceId %v, renewalCardCharge %q, renewsWithCard %v; want open %v, %q", step.at,
 					deref(got.RenewalInvoiceID), deref(got.RenewalCardCharge), got.RenewsWithCard, step.open, step.want)
+			}
+		}
+	})
+}
+
+// TestConsoleListSaysTheCardDidNotPay: the console's list of lines (GET /admin/services) says
+// why a line's saved card did not pay its open renewal, as the buyer's My services does
+// (renewalCardCharge: declined, then authentication_required), so the seller sees the failed
+// charge too; null before the due day's charge and once the card paid.
+func TestConsoleListSaysTheCardDidNotPay(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		c := newConsole(t, func(cfg *app.Config) {
+			cfg.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
+			cfg.PublicURL = "https://shop.example"
+			cfg.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
+		})
+		ctx := t.Context()
+		owner := c.roles()["owner"]
+		svcID, due, _ := c.cardRenewal(f, "seller-sees@example.com")
+		day := due.UTC().Truncate(24 * time.Hour)
+		for i, step := range []struct {
+			at     time.Time
+			answer string
+			want   string // "" for null
+			open   bool
+		}{
+			{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
+			{day.Add(time.Hour), "decline", "declined", true},
+			{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
+			{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
+		} {
+			f.answerWith(step.answer)
+			advanceTo(t, step.at, c.shop)
+			if _, err := c.app.ChargeRenewals(ctx); err != nil {
+				t.Fatalf("step %d: charge: %v", i, err)
+			}
+			c.drain()
+			res, err := c.clientsOf().services.List(ctx, &genservices.ListPayload{Session: &owner.cookie, Limit: 50})
+			if err != nil {
+				t.Fatalf("step %d: GET /admin/services: %v", i, err)
+			}
+			var line *genservices.AdminSubscription
+			for _, r := range res.Services {
+				if r.ServiceID == svcID {
+					line = r
+				}
+			}
+			if line == nil {
+				t.Fatalf("step %d: line %s not listed", i, svcID)
+			}
+			if (line.RenewalInvoiceID != nil) != step.open || deref(line.RenewalCardCharge) != step.want || !line.RenewsWithCard {
+				t.Errorf("step %d (%s): renewalInvoiceId %v, renewalCardCharge %q, renewsWithCard %v; want open %v, %q", i, step.at,
+					deref(line.RenewalInvoiceID), deref(line.RenewalCardCharge), line.RenewsWithCard, step.open, step.want)
 			}
 		}
 	})

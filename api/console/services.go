@@ -88,8 +88,8 @@ type ServiceFilter struct {
 type ServiceRow struct {
 	order.Service
 	CustomerID, Email string
-	// RenewalInvoiceID is the open renewal invoice ("" when none).
-	RenewalInvoiceID string
+	// RenewalInvoiceID is the open renewal invoice and RenewalOrderID its order ("" when none).
+	RenewalInvoiceID, RenewalOrderID string
 	// SortKey is the line's position in the list's order (its due date; no due date last).
 	SortKey string
 }
@@ -101,6 +101,9 @@ type Subscription struct {
 	OverdueDays               int
 	// Recurring is what the next period costs; nil for trials and one-time lines.
 	Recurring *money.Money
+	// RenewalCardCharge is why the saved card did not pay the open renewal invoice (the latest
+	// charge's outcome, as the buyer is shown it); "" when no charge of it failed.
+	RenewalCardCharge string
 }
 
 // ServiceStore lists lines.
@@ -114,6 +117,7 @@ type Renewer interface {
 	CancelAutoRenew(ctx context.Context, svc order.Service) (order.Service, error)
 	ResumeAutoRenew(ctx context.Context, svc order.Service) (order.Service, error)
 	RecurringAmount(ctx context.Context, svc order.Service) (money.Money, bool, error)
+	FailedCharge(ctx context.Context, orderID string) (string, error)
 }
 
 // PayLinkSender mails a line's open renewal invoice's pay link; it answers the renewal's order.
@@ -244,7 +248,14 @@ func (s *Subscriptions) subscription(ctx context.Context, r ServiceRow, now time
 	sub.AutoRenew = renewing && r.Service.AutoRenew
 	sub.RenewsWithCard = sub.AutoRenew && r.SavedCard
 	if !renewing && !r.Trial {
-		sub.RenewalInvoiceID = ""
+		sub.RenewalInvoiceID, sub.RenewalOrderID = "", ""
+	}
+	if sub.RenewsWithCard && sub.RenewalOrderID != "" {
+		failed, err := s.renewals.FailedCharge(ctx, sub.RenewalOrderID)
+		if err != nil {
+			return Subscription{}, fmt.Errorf("service %s: %w", r.ID, err)
+		}
+		sub.RenewalCardCharge = failed
 	}
 	if running(r.Service) && !r.NextDueDate.IsZero() && now.After(r.NextDueDate) {
 		sub.OverdueDays = int(now.Sub(r.NextDueDate) / (24 * time.Hour))

@@ -206,6 +206,10 @@ func adminSubscription(v console.Subscription, creds bool) *gen.AdminSubscriptio
 		id := v.RenewalInvoiceID
 		r.RenewalInvoiceID = &id
 	}
+	if v.RenewalCardCharge != "" {
+		failed := v.RenewalCardCharge
+		r.RenewalCardCharge = &failed
+	}
 	if v.Recurring != nil {
 		r.RecurringAmount = &gen.Money{Amount: v.Recurring.Amount, Currency: v.Recurring.Currency}
 	}

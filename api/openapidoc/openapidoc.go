@@ -16,7 +16,7 @@ import (
 // Nullable names, per component schema, the properties sent as null when absent (design/quote.go:
 // QuoteResult.discount).
 var Nullable = map[string][]string{"QuoteResult": {"discount", "recurring", "tax"}, "OrderResult": {"recurring", "invoiceNumber", "receiptUrl", "tax"},
-	"ServiceResult": {"renewalInvoiceId", "renewalOrderId", "renewalCardCharge", "recurringAmount"}, "AdminSubscription": {"renewalInvoiceId", "recurringAmount"}}
+	"ServiceResult": {"renewalInvoiceId", "renewalOrderId", "renewalCardCharge", "recurringAmount"}, "AdminSubscription": {"renewalInvoiceId", "renewalCardCharge", "recurringAmount"}}
 
 // ErrMissing means a property to mark is not in the document: the design changed under the list.
 var ErrMissing = errors.New("openapidoc: property not in the document")

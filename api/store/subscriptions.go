@@ -14,13 +14,16 @@ import (
 // any collation (digits against digits).
 const noDueKey = "9999-12-31T23:59:59.999999Z"
 
-// subscriptionQuery reads lines with their client, their open renewal invoice (as OpenRenewal
-// finds it) and their sort key; %s is the WHERE clause.
+// subscriptionQuery reads lines with their client, their open renewal invoice and its order (as
+// OpenRenewal finds them) and their sort key; %s is the WHERE clause.
 const subscriptionQuery = `SELECT s.id, s.order_id, s.client_id, s.session_id, s.pid, s.name, s.billing_cycle, s.status, s.trial,
 	s.username, s.password, s.server_hostname, s.max_connections, s.mac_address, s.expires_at, s.next_due_date, s.created_at,
 	s.auto_renew, EXISTS (SELECT 1 FROM service_cards sc WHERE sc.service_id = s.id),
 	c.public_id, c.email,
 	COALESCE((SELECT i.id FROM renewals r JOIN orders ro ON ro.id = r.order_id JOIN invoices i ON i.order_id = ro.id
+		WHERE r.service_id = s.id AND r.cancelled_at = '' AND r.applied_at = '' AND ro.status = 'pending'
+		ORDER BY r.period_start DESC LIMIT 1), ''),
+	COALESCE((SELECT ro.id FROM renewals r JOIN orders ro ON ro.id = r.order_id JOIN invoices i ON i.order_id = ro.id
 		WHERE r.service_id = s.id AND r.cancelled_at = '' AND r.applied_at = '' AND ro.status = 'pending'
 		ORDER BY r.period_start DESC LIMIT 1), ''),
 	CASE WHEN s.next_due_date = '' THEN '` + noDueKey + `' ELSE s.next_due_date END
@@ -40,7 +43,7 @@ func (e extraScan) Scan(dest ...any) error { return e.row.Scan(append(dest, e.ex
 
 func scanServiceRow(row interface{ Scan(...any) error }) (console.ServiceRow, error) {
 	var r console.ServiceRow
-	v, err := scanService(extraScan{row, []any{&r.CustomerID, &r.Email, &r.RenewalInvoiceID, &r.SortKey}})
+	v, err := scanService(extraScan{row, []any{&r.CustomerID, &r.Email, &r.RenewalInvoiceID, &r.RenewalOrderID, &r.SortKey}})
 	r.Service = v
 	return r, err
 }

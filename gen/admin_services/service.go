@@ -176,6 +176,11 @@ type AdminSubscription struct {
 	RenewsWithCard bool
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *Money `json:"recurringAmount"`
 	// Masked ("••••") for a viewer

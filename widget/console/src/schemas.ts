@@ -113,6 +113,8 @@ export const SubscriptionSchema = v.object({
   autoRenew: v.boolean(),
   renewsWithCard: v.boolean(),
   renewalInvoiceId: v.nullable(v.string()),
+  /** Why the saved card did not pay the open renewal invoice; null when no charge of it failed. */
+  renewalCardCharge: v.nullable(v.picklist(['declined', 'authentication_required', 'refused'])),
   recurringAmount: v.nullable(MoneySchema),
   username: v.string(),
   macAddress: v.string(),

@@ -46,7 +46,7 @@ func BuildInvitePayload(adminOperatorsInviteBody string, adminOperatorsInviteCsr
 	{
 		err = json.Unmarshal([]byte(adminOperatorsInviteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"945\",\n      \"role\": \"viewer\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"sfq\",\n      \"role\": \"owner\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))

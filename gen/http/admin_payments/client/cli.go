@@ -81,7 +81,7 @@ func BuildRefundPayload(adminPaymentsRefundBody string, adminPaymentsRefundID st
 	{
 		err = json.Unmarshal([]byte(adminPaymentsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reference\": \"8zq\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reference\": \"2yq\"\n   }'")
 		}
 		if body.Reference != nil {
 			if utf8.RuneCountInString(*body.Reference) > 200 {

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         3799441386747566024,\n         5647447996313948343,\n         7107497931163184074\n      ],\n      \"code\": \"w\",\n      \"expirationDate\": \"64r\",\n      \"maxUses\": 1935154438174079269,\n      \"recurring\": false,\n      \"startDate\": \"2on\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"hb\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         8734653408231474277\n      ],\n      \"code\": \"t\",\n      \"expirationDate\": \"h27\",\n      \"maxUses\": 7696121147089295798,\n      \"recurring\": true,\n      \"startDate\": \"qqi\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"0m\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"v5k\",\n      \"maxUses\": 5932382052419756848,\n      \"startDate\": \"dtb\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"c6r\",\n      \"maxUses\": 7234194289385324953,\n      \"startDate\": \"f1m\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

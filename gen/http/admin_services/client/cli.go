@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1862\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1617\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))
@@ -489,7 +489,7 @@ func BuildChangePayload(adminServicesChangeBody string, adminServicesChangeID st
 	{
 		err = json.Unmarshal([]byte(adminServicesChangeBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"xn3\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 3976796363863285420,\n      \"nextDueDate\": \"ui9\",\n      \"pid\": 101705615704351199,\n      \"preview\": false,\n      \"reason\": \"hg9\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"8zz\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 8596156117955930412,\n      \"nextDueDate\": \"wil\",\n      \"pid\": 2669169683236145192,\n      \"preview\": false,\n      \"reason\": \"4vu\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if utf8.RuneCountInString(*body.BillingCycle) > 32 {

@@ -2121,19 +2121,20 @@ func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, resto
 // *AdminSubscriptionResponseBody.
 func unmarshalAdminSubscriptionResponseBodyToAdminservicesAdminSubscription(v *AdminSubscriptionResponseBody) *adminservices.AdminSubscription {
 	res := &adminservices.AdminSubscription{
-		ServiceID:        *v.ServiceID,
-		Pid:              *v.Pid,
-		Plan:             *v.Plan,
-		BillingCycle:     *v.BillingCycle,
-		MaxConnections:   *v.MaxConnections,
-		Status:           *v.Status,
-		NextDueDate:      *v.NextDueDate,
-		OverdueDays:      *v.OverdueDays,
-		AutoRenew:        *v.AutoRenew,
-		RenewsWithCard:   *v.RenewsWithCard,
-		RenewalInvoiceID: v.RenewalInvoiceID,
-		Username:         *v.Username,
-		MacAddress:       *v.MacAddress,
+		ServiceID:         *v.ServiceID,
+		Pid:               *v.Pid,
+		Plan:              *v.Plan,
+		BillingCycle:      *v.BillingCycle,
+		MaxConnections:    *v.MaxConnections,
+		Status:            *v.Status,
+		NextDueDate:       *v.NextDueDate,
+		OverdueDays:       *v.OverdueDays,
+		AutoRenew:         *v.AutoRenew,
+		RenewsWithCard:    *v.RenewsWithCard,
+		RenewalInvoiceID:  v.RenewalInvoiceID,
+		RenewalCardCharge: v.RenewalCardCharge,
+		Username:          *v.Username,
+		MacAddress:        *v.MacAddress,
 	}
 	res.Customer = &struct {
 		// The client's public id (usr_…)

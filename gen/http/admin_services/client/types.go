@@ -77,6 +77,11 @@ type CancelResponseBody struct {
 	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -110,6 +115,11 @@ type ResumeResponseBody struct {
 	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -1552,6 +1562,11 @@ type AdminSubscriptionResponseBody struct {
 	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -1894,19 +1909,20 @@ func NewExportUnavailable(body *ExportUnavailableResponseBody) *goa.ServiceError
 // endpoint result from a HTTP "OK" response.
 func NewCancelAdminSubscriptionOK(body *CancelResponseBody) *adminservices.AdminSubscription {
 	v := &adminservices.AdminSubscription{
-		ServiceID:        *body.ServiceID,
-		Pid:              *body.Pid,
-		Plan:             *body.Plan,
-		BillingCycle:     *body.BillingCycle,
-		MaxConnections:   *body.MaxConnections,
-		Status:           *body.Status,
-		NextDueDate:      *body.NextDueDate,
-		OverdueDays:      *body.OverdueDays,
-		AutoRenew:        *body.AutoRenew,
-		RenewsWithCard:   *body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		Username:         *body.Username,
-		MacAddress:       *body.MacAddress,
+		ServiceID:         *body.ServiceID,
+		Pid:               *body.Pid,
+		Plan:              *body.Plan,
+		BillingCycle:      *body.BillingCycle,
+		MaxConnections:    *body.MaxConnections,
+		Status:            *body.Status,
+		NextDueDate:       *body.NextDueDate,
+		OverdueDays:       *body.OverdueDays,
+		AutoRenew:         *body.AutoRenew,
+		RenewsWithCard:    *body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalCardCharge: body.RenewalCardCharge,
+		Username:          *body.Username,
+		MacAddress:        *body.MacAddress,
 	}
 	v.Customer = &struct {
 		// The client's public id (usr_…)
@@ -2017,19 +2033,20 @@ func NewCancelUnavailable(body *CancelUnavailableResponseBody) *goa.ServiceError
 // endpoint result from a HTTP "OK" response.
 func NewResumeAdminSubscriptionOK(body *ResumeResponseBody) *adminservices.AdminSubscription {
 	v := &adminservices.AdminSubscription{
-		ServiceID:        *body.ServiceID,
-		Pid:              *body.Pid,
-		Plan:             *body.Plan,
-		BillingCycle:     *body.BillingCycle,
-		MaxConnections:   *body.MaxConnections,
-		Status:           *body.Status,
-		NextDueDate:      *body.NextDueDate,
-		OverdueDays:      *body.OverdueDays,
-		AutoRenew:        *body.AutoRenew,
-		RenewsWithCard:   *body.RenewsWithCard,
-		RenewalInvoiceID: body.RenewalInvoiceID,
-		Username:         *body.Username,
-		MacAddress:       *body.MacAddress,
+		ServiceID:         *body.ServiceID,
+		Pid:               *body.Pid,
+		Plan:              *body.Plan,
+		BillingCycle:      *body.BillingCycle,
+		MaxConnections:    *body.MaxConnections,
+		Status:            *body.Status,
+		NextDueDate:       *body.NextDueDate,
+		OverdueDays:       *body.OverdueDays,
+		AutoRenew:         *body.AutoRenew,
+		RenewsWithCard:    *body.RenewsWithCard,
+		RenewalInvoiceID:  body.RenewalInvoiceID,
+		RenewalCardCharge: body.RenewalCardCharge,
+		Username:          *body.Username,
+		MacAddress:        *body.MacAddress,
 	}
 	v.Customer = &struct {
 		// The client's public id (usr_…)
@@ -2946,6 +2963,11 @@ func ValidateCancelResponseBody(body *CancelResponseBody) (err error) {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
 		}
 	}
+	if body.RenewalCardCharge != nil {
+		if !(*body.RenewalCardCharge == "declined" || *body.RenewalCardCharge == "authentication_required" || *body.RenewalCardCharge == "refused") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.renewalCardCharge", *body.RenewalCardCharge, []any{"declined", "authentication_required", "refused"}))
+		}
+	}
 	if body.RecurringAmount != nil {
 		if err2 := ValidateMoneyResponseBody(body.RecurringAmount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
@@ -3006,6 +3028,11 @@ func ValidateResumeResponseBody(body *ResumeResponseBody) (err error) {
 	if body.Status != nil {
 		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Overdue" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated" || *body.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
+		}
+	}
+	if body.RenewalCardCharge != nil {
+		if !(*body.RenewalCardCharge == "declined" || *body.RenewalCardCharge == "authentication_required" || *body.RenewalCardCharge == "refused") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.renewalCardCharge", *body.RenewalCardCharge, []any{"declined", "authentication_required", "refused"}))
 		}
 	}
 	if body.RecurringAmount != nil {
@@ -4999,6 +5026,11 @@ func ValidateAdminSubscriptionResponseBody(body *AdminSubscriptionResponseBody) 
 	if body.Status != nil {
 		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Overdue" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated" || *body.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
+		}
+	}
+	if body.RenewalCardCharge != nil {
+		if !(*body.RenewalCardCharge == "declined" || *body.RenewalCardCharge == "authentication_required" || *body.RenewalCardCharge == "refused") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.renewalCardCharge", *body.RenewalCardCharge, []any{"declined", "authentication_required", "refused"}))
 		}
 	}
 	if body.RecurringAmount != nil {

@@ -1830,19 +1830,20 @@ func EncodeTerminateError(encoder func(context.Context, http.ResponseWriter) goa
 // *adminservices.AdminSubscription.
 func marshalAdminservicesAdminSubscriptionToAdminSubscriptionResponseBody(v *adminservices.AdminSubscription) *AdminSubscriptionResponseBody {
 	res := &AdminSubscriptionResponseBody{
-		ServiceID:        v.ServiceID,
-		Pid:              v.Pid,
-		Plan:             v.Plan,
-		BillingCycle:     v.BillingCycle,
-		MaxConnections:   v.MaxConnections,
-		Status:           v.Status,
-		NextDueDate:      v.NextDueDate,
-		OverdueDays:      v.OverdueDays,
-		AutoRenew:        v.AutoRenew,
-		RenewsWithCard:   v.RenewsWithCard,
-		RenewalInvoiceID: v.RenewalInvoiceID,
-		Username:         v.Username,
-		MacAddress:       v.MacAddress,
+		ServiceID:         v.ServiceID,
+		Pid:               v.Pid,
+		Plan:              v.Plan,
+		BillingCycle:      v.BillingCycle,
+		MaxConnections:    v.MaxConnections,
+		Status:            v.Status,
+		NextDueDate:       v.NextDueDate,
+		OverdueDays:       v.OverdueDays,
+		AutoRenew:         v.AutoRenew,
+		RenewsWithCard:    v.RenewsWithCard,
+		RenewalInvoiceID:  v.RenewalInvoiceID,
+		RenewalCardCharge: v.RenewalCardCharge,
+		Username:          v.Username,
+		MacAddress:        v.MacAddress,
 	}
 	if v.Customer != nil {
 		res.Customer = &struct {

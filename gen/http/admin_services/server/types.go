@@ -79,6 +79,11 @@ type CancelResponseBody struct {
 	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -112,6 +117,11 @@ type ResumeResponseBody struct {
 	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -1554,6 +1564,11 @@ type AdminSubscriptionResponseBody struct {
 	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
 	// The open (unpaid) renewal invoice; null when none
 	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// As the buyer's GET /services shows it: why the saved card did not pay the
+	// open renewal invoice, the outcome of its latest off-session charge
+	// (declined, authentication_required, refused); null when no charge of it
+	// failed
+	RenewalCardCharge *string `json:"renewalCardCharge"`
 	// What the next period costs; null for trials and one-time lines
 	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 	// Masked ("••••") for a viewer
@@ -1606,19 +1621,20 @@ func NewListResponseBody(res *adminservices.ListResult) *ListResponseBody {
 // "cancel" endpoint of the "adminServices" service.
 func NewCancelResponseBody(res *adminservices.AdminSubscription) *CancelResponseBody {
 	body := &CancelResponseBody{
-		ServiceID:        res.ServiceID,
-		Pid:              res.Pid,
-		Plan:             res.Plan,
-		BillingCycle:     res.BillingCycle,
-		MaxConnections:   res.MaxConnections,
-		Status:           res.Status,
-		NextDueDate:      res.NextDueDate,
-		OverdueDays:      res.OverdueDays,
-		AutoRenew:        res.AutoRenew,
-		RenewsWithCard:   res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		Username:         res.Username,
-		MacAddress:       res.MacAddress,
+		ServiceID:         res.ServiceID,
+		Pid:               res.Pid,
+		Plan:              res.Plan,
+		BillingCycle:      res.BillingCycle,
+		MaxConnections:    res.MaxConnections,
+		Status:            res.Status,
+		NextDueDate:       res.NextDueDate,
+		OverdueDays:       res.OverdueDays,
+		AutoRenew:         res.AutoRenew,
+		RenewsWithCard:    res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalCardCharge: res.RenewalCardCharge,
+		Username:          res.Username,
+		MacAddress:        res.MacAddress,
 	}
 	if res.Customer != nil {
 		body.Customer = &struct {
@@ -1640,19 +1656,20 @@ func NewCancelResponseBody(res *adminservices.AdminSubscription) *CancelResponse
 // "resume" endpoint of the "adminServices" service.
 func NewResumeResponseBody(res *adminservices.AdminSubscription) *ResumeResponseBody {
 	body := &ResumeResponseBody{
-		ServiceID:        res.ServiceID,
-		Pid:              res.Pid,
-		Plan:             res.Plan,
-		BillingCycle:     res.BillingCycle,
-		MaxConnections:   res.MaxConnections,
-		Status:           res.Status,
-		NextDueDate:      res.NextDueDate,
-		OverdueDays:      res.OverdueDays,
-		AutoRenew:        res.AutoRenew,
-		RenewsWithCard:   res.RenewsWithCard,
-		RenewalInvoiceID: res.RenewalInvoiceID,
-		Username:         res.Username,
-		MacAddress:       res.MacAddress,
+		ServiceID:         res.ServiceID,
+		Pid:               res.Pid,
+		Plan:              res.Plan,
+		BillingCycle:      res.BillingCycle,
+		MaxConnections:    res.MaxConnections,
+		Status:            res.Status,
+		NextDueDate:       res.NextDueDate,
+		OverdueDays:       res.OverdueDays,
+		AutoRenew:         res.AutoRenew,
+		RenewsWithCard:    res.RenewsWithCard,
+		RenewalInvoiceID:  res.RenewalInvoiceID,
+		RenewalCardCharge: res.RenewalCardCharge,
+		Username:          res.Username,
+		MacAddress:        res.MacAddress,
 	}
 	if res.Customer != nil {
 		body.Customer = &struct {

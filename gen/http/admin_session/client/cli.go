@@ -24,7 +24,7 @@ func BuildSetupPayload(adminSessionSetupBody string) (*adminsession.SetupPayload
 	{
 		err = json.Unmarshal([]byte(adminSessionSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"5ai\",\n      \"token\": \"evh\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"jvt\",\n      \"token\": \"gib\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -52,7 +52,7 @@ func BuildConfirmSetupPayload(adminSessionConfirmSetupBody string) (*adminsessio
 	{
 		err = json.Unmarshal([]byte(adminSessionConfirmSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"r8n\",\n      \"token\": \"wgp\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"7m4\",\n      \"token\": \"uhu\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -80,7 +80,7 @@ func BuildCreatePayload(adminSessionCreateBody string) (*adminsession.CreatePayl
 	{
 		err = json.Unmarshal([]byte(adminSessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"stn\",\n      \"otp\": \"jv2\",\n      \"password\": \"33p\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"d9l\",\n      \"otp\": \"lmq\",\n      \"password\": \"xa0\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))

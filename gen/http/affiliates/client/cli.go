@@ -24,7 +24,7 @@ func BuildClickPayload(affiliatesClickBody string) (*affiliates.ClickPayload, er
 	{
 		err = json.Unmarshal([]byte(affiliatesClickBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affId\": \"42\",\n      \"referer\": \"8tr\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affId\": \"42\",\n      \"referer\": \"yv4\"\n   }'")
 		}
 		err = goa.MergeErrors(err, goa.ValidatePattern("body.affId", body.AffID, "^[0-9]{1,18}$"))
 		if body.Referer != nil {

@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"ky8\" --action \"db9\" --target \"gib\" --ip \"jvt\" --limit 423 --cursor \"402\" --session \"8qz\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"ihq\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"03d\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"a5s\" --action \"sjd\" --target \"1rj\" --ip \"x0c\" --limit 322 --cursor \"0d7\" --session \"4bf\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"6pd\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 276 --session \"wez\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"789\" --q \"45z\" --limit 140 --cursor \"0ej\" --session \"jzq\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"efq\"" + "\n" +
 		""
 }
 
@@ -1674,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"ky8\" --action \"db9\" --target \"gib\" --ip \"jvt\" --limit 423 --cursor \"402\" --session \"8qz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"a5s\" --action \"sjd\" --target \"1rj\" --ip \"x0c\" --limit 322 --cursor \"0d7\" --session \"4bf\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1708,7 +1708,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"ihq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"6pd\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1730,7 +1730,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"dt0\",\n      \"comment\": \"b1z\",\n      \"source\": \"0\"\n   }' --csrf-token \"Illo facere.\" --session \"hbr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"klw\",\n      \"comment\": \"37y\",\n      \"source\": \"789\"\n   }' --csrf-token \"Voluptas consequatur dicta occaecati.\" --session \"28o\"")
 }
 
 func adminCatalogCheckUsage() {
@@ -1752,7 +1752,7 @@ func adminCatalogCheckUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"n\"\n   }' --csrf-token \"Quis veritatis.\" --session \"9w3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"x4d\"\n   }' --csrf-token \"Porro laborum animi.\" --session \"sei\"")
 }
 
 func adminCatalogDraftUsage() {
@@ -1774,7 +1774,7 @@ func adminCatalogDraftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Odio saepe facere eos.\",\n            \"Incidunt sint aut.\"\n         ],\n         \"cycles\": [\n            \"Quia quia dolorum recusandae recusandae nemo.\",\n            \"Fugiat adipisci voluptatem quam est praesentium sint.\"\n         ],\n         \"defaultCurrency\": \"Rem quis sed nostrum.\",\n         \"extras\": {\n            \"id\": 7294275197780514030,\n            \"maxQty\": 3541628861943359618,\n            \"name\": \"Soluta accusantium aut qui omnis aut.\",\n            \"prices\": {\n               \"Ea ab ipsa doloribus minima temporibus.\": {\n                  \"Omnis ducimus sint quia ut quia.\": \"Necessitatibus adipisci temporibus nesciunt vero.\"\n               },\n               \"Illo esse quis aspernatur quaerat.\": {\n                  \"Quidem fugiat possimus placeat odit.\": \"Sit aut ipsa iure cum velit quaerat.\"\n               },\n               \"Nulla sunt distinctio.\": {\n                  \"Dolores ut nostrum ex iste.\": \"Deserunt et vero aut culpa.\",\n                  \"Eum et dolores a sapiente tempora.\": \"Consequatur in odit fugiat voluptas consequatur.\",\n                  \"Maiores molestias quia magnam.\": \"Sint non molestiae.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            },\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            },\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 7294275197780514030,\n            \"maxQty\": 3541628861943359618,\n            \"name\": \"Soluta accusantium aut qui omnis aut.\",\n            \"prices\": {\n               \"Ea ab ipsa doloribus minima temporibus.\": {\n                  \"Omnis ducimus sint quia ut quia.\": \"Necessitatibus adipisci temporibus nesciunt vero.\"\n               },\n               \"Illo esse quis aspernatur quaerat.\": {\n                  \"Quidem fugiat possimus placeat odit.\": \"Sit aut ipsa iure cum velit quaerat.\"\n               },\n               \"Nulla sunt distinctio.\": {\n                  \"Dolores ut nostrum ex iste.\": \"Deserunt et vero aut culpa.\",\n                  \"Eum et dolores a sapiente tempora.\": \"Consequatur in odit fugiat voluptas consequatur.\",\n                  \"Maiores molestias quia magnam.\": \"Sint non molestiae.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            }\n         ]\n      },\n      \"source\": \"kmh\"\n   }' --csrf-token \"Corrupti deserunt aliquid.\" --session \"x68\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Temporibus amet.\",\n            \"Omnis ducimus sint quia ut quia.\",\n            \"Necessitatibus adipisci temporibus nesciunt vero.\",\n            \"Nulla sunt distinctio.\"\n         ],\n         \"cycles\": [\n            \"Maiores molestias quia magnam.\",\n            \"Sint non molestiae.\",\n            \"Eum et dolores a sapiente tempora.\",\n            \"Consequatur in odit fugiat voluptas consequatur.\"\n         ],\n         \"defaultCurrency\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n         \"extras\": {\n            \"id\": 7755140742361076101,\n            \"maxQty\": 81712473134062813,\n            \"name\": \"Iure omnis voluptatem quia consequatur omnis.\",\n            \"prices\": {\n               \"Consequatur cupiditate expedita.\": {\n                  \"Et ipsum et iste veritatis pariatur dolorem.\": \"Quae et consequuntur esse id vel consequatur.\",\n                  \"Rem ea.\": \"Provident illo sit distinctio temporibus at eos.\"\n               },\n               \"Corrupti deserunt aliquid.\": {\n                  \"Earum error nihil earum reprehenderit quam accusantium.\": \"Nostrum voluptatem voluptates.\",\n                  \"Eum placeat natus vel reprehenderit non et.\": \"Sapiente ut ea dolorem fugit.\",\n                  \"Ut sed distinctio rerum.\": \"Consequuntur quisquam vitae voluptate tempora ad nesciunt.\"\n               },\n               \"Quas molestiae architecto.\": {\n                  \"Dolorum dignissimos.\": \"Dolores perferendis quos.\",\n                  \"Sed omnis voluptatem reiciendis impedit et voluptas.\": \"Non molestias delectus.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Nostrum ex iste.\",\n               \"name\": \"Deserunt et vero aut culpa.\",\n               \"pid\": 1523263951582862771,\n               \"prices\": {\n                  \"Quaerat ut.\": {\n                     \"Fugiat possimus placeat odit tempora sit aut.\": \"Iure cum velit quaerat accusantium quos.\"\n                  },\n                  \"Quisquam nobis voluptates eum sunt nobis pariatur.\": {\n                     \"Et corporis temporibus quaerat est.\": \"Dolor omnis non quo a quod quis.\",\n                     \"Eum magnam autem ea blanditiis eum.\": \"Est aspernatur nemo repudiandae voluptatem.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Nostrum ex iste.\",\n               \"name\": \"Deserunt et vero aut culpa.\",\n               \"pid\": 1523263951582862771,\n               \"prices\": {\n                  \"Quaerat ut.\": {\n                     \"Fugiat possimus placeat odit tempora sit aut.\": \"Iure cum velit quaerat accusantium quos.\"\n                  },\n                  \"Quisquam nobis voluptates eum sunt nobis pariatur.\": {\n                     \"Et corporis temporibus quaerat est.\": \"Dolor omnis non quo a quod quis.\",\n                     \"Eum magnam autem ea blanditiis eum.\": \"Est aspernatur nemo repudiandae voluptatem.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Nostrum ex iste.\",\n               \"name\": \"Deserunt et vero aut culpa.\",\n               \"pid\": 1523263951582862771,\n               \"prices\": {\n                  \"Quaerat ut.\": {\n                     \"Fugiat possimus placeat odit tempora sit aut.\": \"Iure cum velit quaerat accusantium quos.\"\n                  },\n                  \"Quisquam nobis voluptates eum sunt nobis pariatur.\": {\n                     \"Et corporis temporibus quaerat est.\": \"Dolor omnis non quo a quod quis.\",\n                     \"Eum magnam autem ea blanditiis eum.\": \"Est aspernatur nemo repudiandae voluptatem.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  1403505106544424264,\n                  6999129354263884217,\n                  8663605263441222607,\n                  8657042643833865907\n               ],\n               \"code\": \"Eos maiores possimus sequi et tempore.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Facilis quaerat.\",\n               \"maxUses\": 7504320608821125596,\n               \"products\": [\n                  \"Omnis earum.\",\n                  \"Neque alias.\",\n                  \"Ullam nam aut consequatur.\",\n                  \"Dolore qui voluptates dignissimos provident dolores dolorum.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Aut eum aut quo reiciendis.\",\n               \"status\": \"Quam similique fuga dolor aliquam molestiae.\",\n               \"type\": \"Corrupti hic aperiam deserunt est.\",\n               \"value\": \"Id in ut.\"\n            },\n            {\n               \"appliesTo\": [\n                  1403505106544424264,\n                  6999129354263884217,\n                  8663605263441222607,\n                  8657042643833865907\n               ],\n               \"code\": \"Eos maiores possimus sequi et tempore.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Facilis quaerat.\",\n               \"maxUses\": 7504320608821125596,\n               \"products\": [\n                  \"Omnis earum.\",\n                  \"Neque alias.\",\n                  \"Ullam nam aut consequatur.\",\n                  \"Dolore qui voluptates dignissimos provident dolores dolorum.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Aut eum aut quo reiciendis.\",\n               \"status\": \"Quam similique fuga dolor aliquam molestiae.\",\n               \"type\": \"Corrupti hic aperiam deserunt est.\",\n               \"value\": \"Id in ut.\"\n            },\n            {\n               \"appliesTo\": [\n                  1403505106544424264,\n                  6999129354263884217,\n                  8663605263441222607,\n                  8657042643833865907\n               ],\n               \"code\": \"Eos maiores possimus sequi et tempore.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Facilis quaerat.\",\n               \"maxUses\": 7504320608821125596,\n               \"products\": [\n                  \"Omnis earum.\",\n                  \"Neque alias.\",\n                  \"Ullam nam aut consequatur.\",\n                  \"Dolore qui voluptates dignissimos provident dolores dolorum.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Aut eum aut quo reiciendis.\",\n               \"status\": \"Quam similique fuga dolor aliquam molestiae.\",\n               \"type\": \"Corrupti hic aperiam deserunt est.\",\n               \"value\": \"Id in ut.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 7755140742361076101,\n            \"maxQty\": 81712473134062813,\n            \"name\": \"Iure omnis voluptatem quia consequatur omnis.\",\n            \"prices\": {\n               \"Consequatur cupiditate expedita.\": {\n                  \"Et ipsum et iste veritatis pariatur dolorem.\": \"Quae et consequuntur esse id vel consequatur.\",\n                  \"Rem ea.\": \"Provident illo sit distinctio temporibus at eos.\"\n               },\n               \"Corrupti deserunt aliquid.\": {\n                  \"Earum error nihil earum reprehenderit quam accusantium.\": \"Nostrum voluptatem voluptates.\",\n                  \"Eum placeat natus vel reprehenderit non et.\": \"Sapiente ut ea dolorem fugit.\",\n                  \"Ut sed distinctio rerum.\": \"Consequuntur quisquam vitae voluptate tempora ad nesciunt.\"\n               },\n               \"Quas molestiae architecto.\": {\n                  \"Dolorum dignissimos.\": \"Dolores perferendis quos.\",\n                  \"Sed omnis voluptatem reiciendis impedit et voluptas.\": \"Non molestias delectus.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Sapiente quasi itaque illum.\",\n                  \"Amet incidunt illum.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Et non minus ab et explicabo ex.\",\n               \"defaultLocale\": \"Nisi rerum est enim ratione illum.\",\n               \"key\": \"Nobis delectus explicabo facilis et.\",\n               \"name\": \"Ipsum laborum facere et aliquam porro.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Sapiente quasi itaque illum.\",\n                  \"Amet incidunt illum.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Et non minus ab et explicabo ex.\",\n               \"defaultLocale\": \"Nisi rerum est enim ratione illum.\",\n               \"key\": \"Nobis delectus explicabo facilis et.\",\n               \"name\": \"Ipsum laborum facere et aliquam porro.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Sapiente quasi itaque illum.\",\n                  \"Amet incidunt illum.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Et non minus ab et explicabo ex.\",\n               \"defaultLocale\": \"Nisi rerum est enim ratione illum.\",\n               \"key\": \"Nobis delectus explicabo facilis et.\",\n               \"name\": \"Ipsum laborum facere et aliquam porro.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Sapiente quasi itaque illum.\",\n                  \"Amet incidunt illum.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Et non minus ab et explicabo ex.\",\n               \"defaultLocale\": \"Nisi rerum est enim ratione illum.\",\n               \"key\": \"Nobis delectus explicabo facilis et.\",\n               \"name\": \"Ipsum laborum facere et aliquam porro.\"\n            }\n         ]\n      },\n      \"source\": \"rsp\"\n   }' --csrf-token \"Qui aut.\" --session \"woj\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1792,7 +1792,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"o38\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"sup\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1812,7 +1812,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8233793281013255767 --session \"2wx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8198249604719738887 --session \"r7h\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1847,7 +1847,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 276 --session \"wez\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1869,7 +1869,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 910404722763364626 --csrf-token \"Et aliquam porro corporis dolor et.\" --session \"ygd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6237190165376794198 --csrf-token \"Voluptas et in rem nesciunt odio.\" --session \"wb1\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1891,7 +1891,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3269963677229862337 --csrf-token \"Id inventore voluptatem et et autem.\" --session \"u2e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 4326762619927718872 --csrf-token \"Omnis quia eligendi a nobis nostrum.\" --session \"amb\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1929,7 +1929,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"789\" --q \"45z\" --limit 140 --cursor \"0ej\" --session \"jzq\"")
 }
 
 func adminMailResendUsage() {
@@ -1951,7 +1951,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 486195296033256479 --csrf-token \"Est cum.\" --session \"51r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 1943686202576390156 --csrf-token \"In voluptatem aperiam recusandae possimus vero.\" --session \"xmc\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1982,7 +1982,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"03d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"efq\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -2004,7 +2004,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"945\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Mollitia adipisci et laudantium vel.\" --session \"zqm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sfq\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Ab quae molestiae.\" --session \"r7a\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -2026,7 +2026,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"98j\" --csrf-token \"Temporibus qui.\" --session \"77p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ius\" --csrf-token \"Velit tempore nihil deleniti error voluptatem debitis.\" --session \"13i\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -2060,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 116 --cursor \"kdb\" --session \"sw2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 402 --cursor \"h0o\" --session \"9lu\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2078,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"511\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"608\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2107,7 +2107,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"u5d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"50j\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2144,7 +2144,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"8d6\" --outcome \"fn7\" --limit 50 --cursor \"0ou\" --session \"h9n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"qb4\" --outcome \"fqv\" --limit 167 --cursor \"h7j\" --session \"rf0\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2173,7 +2173,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"8tr\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yv4\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2209,7 +2209,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"qjn\" --limit 7 --session \"y49\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"mwd\" --limit 89 --session \"m0h\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2229,7 +2229,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"5r7\" --session \"l29\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"1po\" --session \"qw7\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2251,7 +2251,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"l7k\" --csrf-token \"Atque expedita aut et et repellat.\" --session \"tnq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"p06\" --csrf-token \"Quia esse ullam.\" --session \"hv4\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2273,7 +2273,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"v4b\" --csrf-token \"Autem aspernatur deserunt placeat vero.\" --session \"amx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"jk6\" --csrf-token \"Animi veniam architecto harum vel id quia.\" --session \"aew\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2311,7 +2311,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"ryd\" --csrf-token \"Enim debitis et et.\" --session \"gus\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"rqr\" --csrf-token \"Quas vitae nobis.\" --session \"xuw\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2335,7 +2335,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"nch\"\n   }' --id \"403\" --csrf-token \"Qui at eaque facere impedit.\" --session \"pzg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"oq5\"\n   }' --id \"6t9\" --csrf-token \"Praesentium recusandae asperiores dicta reiciendis aut accusantium.\" --session \"ycy\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2361,7 +2361,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6086093895046595842,\n      \"keepLine\": true,\n      \"reason\": \"u\"\n   }' --id \"0h9\" --csrf-token \"Et alias facilis consequatur ad possimus.\" --idempotency-key \"0n\" --session \"o12\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3272751351160518564,\n      \"keepLine\": true,\n      \"reason\": \"c\"\n   }' --id \"yet\" --csrf-token \"Dolorum nihil deserunt non voluptas eius.\" --idempotency-key \"po\" --session \"gvc\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2381,7 +2381,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"eff\" --session \"bjr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"0w7\" --session \"10q\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2416,7 +2416,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 202 --session \"ca8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 106 --session \"tly\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2440,7 +2440,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"8zq\"\n   }' --id \"v3v\" --csrf-token \"Vel esse tenetur.\" --session \"yet\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"2yq\"\n   }' --id \"tse\" --csrf-token \"Illum occaecati debitis reprehenderit quae distinctio.\" --session \"tyr\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2462,7 +2462,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"xfv\" --csrf-token \"Quo perferendis velit non et non veritatis.\" --session \"zcy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"fbt\" --csrf-token \"Id ea.\" --session \"j1h\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2493,7 +2493,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"9ga\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"svt\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2515,7 +2515,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3799441386747566024,\n         5647447996313948343,\n         7107497931163184074\n      ],\n      \"code\": \"w\",\n      \"expirationDate\": \"64r\",\n      \"maxUses\": 1935154438174079269,\n      \"recurring\": false,\n      \"startDate\": \"2on\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"hb\"\n   }' --csrf-token \"Eos minus enim nesciunt.\" --session \"xhb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         8734653408231474277\n      ],\n      \"code\": \"t\",\n      \"expirationDate\": \"h27\",\n      \"maxUses\": 7696121147089295798,\n      \"recurring\": true,\n      \"startDate\": \"qqi\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"0m\"\n   }' --csrf-token \"Amet velit exercitationem eveniet sed.\" --session \"kvo\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2539,7 +2539,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"v5k\",\n      \"maxUses\": 5932382052419756848,\n      \"startDate\": \"dtb\"\n   }' --code \"p7v\" --csrf-token \"Est nihil aut iste sint accusantium itaque.\" --session \"u1i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"c6r\",\n      \"maxUses\": 7234194289385324953,\n      \"startDate\": \"f1m\"\n   }' --code \"i6t\" --csrf-token \"Ea assumenda vel.\" --session \"edv\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2591,7 +2591,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"8o3\" --q \"0uy\" --due-within \"7en\" --auto-renew true --pid 4974771488478859711 --limit 47 --cursor \"xlt\" --session \"gey\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"a6y\" --q \"ssa\" --due-within \"1op\" --auto-renew true --pid 9196440745488406973 --limit 180 --cursor \"o3j\" --session \"209\"")
 }
 
 func adminServicesExportUsage() {
@@ -2619,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"czu\" --q \"4fg\" --due-within \"pp6\" --auto-renew true --pid 7514140401035521622 --session \"fkc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"232\" --q \"w53\" --due-within \"671\" --auto-renew true --pid 2840992668529712115 --session \"acw\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2641,7 +2641,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"o3j\" --csrf-token \"Amet sint et sit quia.\" --session \"je4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"tf6\" --csrf-token \"Ut similique provident ea exercitationem.\" --session \"y09\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2663,7 +2663,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"r23\" --csrf-token \"Eius dolorem quo.\" --session \"467\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"e9s\" --csrf-token \"Iusto et excepturi commodi.\" --session \"126\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2685,7 +2685,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"7u1\" --csrf-token \"Consequuntur laudantium quia et beatae laboriosam.\" --session \"iwy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"jn4\" --csrf-token \"Ut nobis ipsum sunt et ducimus.\" --session \"t10\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2707,7 +2707,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"bh0\" --csrf-token \"Eaque id.\" --session \"z23\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"5g0\" --csrf-token \"In ipsum.\" --session \"yyv\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2729,7 +2729,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"9u7\" --csrf-token \"Ex est voluptatem nobis voluptate.\" --session \"pe0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"33b\" --csrf-token \"Vel illo harum.\" --session \"dui\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2753,7 +2753,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1862\n   }' --id \"pu5\" --csrf-token \"Numquam earum in ipsum.\" --session \"yyv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1617\n   }' --id \"93g\" --csrf-token \"Et neque quos minima.\" --session \"x5s\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2779,7 +2779,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"xn3\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 3976796363863285420,\n      \"nextDueDate\": \"ui9\",\n      \"pid\": 101705615704351199,\n      \"preview\": false,\n      \"reason\": \"hg9\"\n   }' --id \"ufb\" --csrf-token \"Explicabo magni nostrum.\" --idempotency-key \"ptm\" --session \"90j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"8zz\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 8596156117955930412,\n      \"nextDueDate\": \"wil\",\n      \"pid\": 2669169683236145192,\n      \"preview\": false,\n      \"reason\": \"4vu\"\n   }' --id \"9e0\" --csrf-token \"Voluptatem esse.\" --idempotency-key \"4pn\" --session \"gwt\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2801,7 +2801,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"amk\" --csrf-token \"Laborum quas.\" --session \"nhs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"xso\" --csrf-token \"In quis quis.\" --session \"bv7\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2832,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 188 --session \"jgy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 258 --session \"bkp\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2869,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"DQI\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"obG\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2891,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1525690276092100631 --currency \"BAC\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8533562801366278369 --currency \"MiP\" --locale \"en-gb\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2911,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"RoQ\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Ubi\" --locale \"pt-pt\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2949,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 670642381198079210 --from \"Assumenda qui fugiat ratione soluta reiciendis repellat.\" --to \"Aut et illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6248728244939931080 --from \"Fuga at voluptates itaque et labore.\" --to \"Iste quod ratione.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2967,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"de-de\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2985,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 func catalogDevicesUsage() {
@@ -3075,7 +3075,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"i37\" --gateway \"6yl\" --kind \"reseller\" --from \"sl2\" --to \"xxs\" --limit 8 --cursor \"rl3\" --session \"s3o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"vyg\" --gateway \"upq\" --kind \"plan\" --from \"dye\" --to \"erx\" --limit 76 --cursor \"n91\" --session \"20e\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3095,7 +3095,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"0dg\" --session \"0ib\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"son\" --session \"e5a\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3126,7 +3126,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"s0\" --pid 6166813623760127530")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"33\" --pid 8655093752432793397")
 }
 
 // invoicesUsage displays the usage of the invoices command and its subcommands.
@@ -3161,7 +3161,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Possimus accusamus magni soluta rem architecto.\" --t \"h3p\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Est voluptatem perferendis numquam accusamus quae.\" --t \"1ra\" --locale \"es-es\"")
 }
 
 func invoicesPdfUsage() {
@@ -3183,7 +3183,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"v3x\" --t \"8mi\" --token \"Nihil voluptas sunt eligendi mollitia quae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"maj\" --t \"i6k\" --token \"Rem alias molestiae possimus ab unde.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3205,7 +3205,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"odz\" --t \"13e\" --token \"Iste eaque voluptatem quidem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"mbr\" --t \"947\" --token \"Et est quia ex ratione.\"")
 }
 
 func invoicesPayUsage() {
@@ -3229,7 +3229,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ift\",\n      \"returnUrl\": \"8an\"\n   }' --invoice-id \"Non dolorem et quia dolorem laborum.\" --t \"xo3\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"cy1\",\n      \"returnUrl\": \"tmb\"\n   }' --invoice-id \"Quia non amet sed inventore nesciunt.\" --t \"zn5\" --locale \"pt-pt\"")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3265,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"jei\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"xeK\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 83,\n      \"gateway\": \"Est autem ut ea ab error aperiam.\",\n      \"pid\": 2,\n      \"promoCode\": \"0pl\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"3wc\"\n   }' --token \"Recusandae et.\" --idempotency-key \"a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"oux\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"kwD\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 45,\n      \"gateway\": \"Reiciendis consequuntur iusto officia ipsa et ut.\",\n      \"pid\": 2,\n      \"promoCode\": \"uv5\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"jhv\"\n   }' --token \"Minus doloremque laudantium distinctio ipsam dolore nulla.\" --idempotency-key \"db7\"")
 }
 
 func orderGetUsage() {
@@ -3285,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Eos aut.\" --token \"Aut excepturi nulla et dolore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Temporibus et fugit sed architecto ipsum ad.\" --token \"Sit quidem vero.\"")
 }
 
 func orderEventsUsage() {
@@ -3307,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"mh2\" --token \"Est dolor quia.\" --last-event-id \"51\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"l6n\" --token \"Sint excepturi necessitatibus porro ea.\" --last-event-id \"2300\"")
 }
 
 func orderListUsage() {
@@ -3325,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Reiciendis commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Eligendi beatae voluptas incidunt voluptates nostrum ut.\"")
 }
 
 func orderCancelUsage() {
@@ -3345,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Qui non dolor voluptas quo.\" --token \"Aspernatur impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Id voluptatem.\" --token \"Neque quaerat facere modi ipsa nihil repudiandae.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3373,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xan\",\n      \"extraConnections\": 62,\n      \"pid\": 2,\n      \"promoCode\": \"x9y\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"NsM\",\n      \"extraConnections\": 74,\n      \"pid\": 2,\n      \"promoCode\": \"w5z\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3413,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Ab voluptate sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Unde id incidunt dolore.\"")
 }
 
 func servicesGetUsage() {
@@ -3435,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ad quia molestiae ut eius voluptatem repellat.\" --locale \"es-es\" --token \"Maxime eligendi beatae voluptas incidunt voluptates.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ullam voluptate sed et at.\" --locale \"en-gb\" --token \"Doloremque eius reprehenderit est est nemo.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"At ut minima repellendus at.\" --locale \"en\" --token \"Nam doloremque.\"")
 }
 
 func servicesQrUsage() {
@@ -3481,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Voluptatem quam optio neque sed.\" --kind \"xtream\" --locale \"en\" --token \"Sit sit labore vero dolores laudantium minima.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Laudantium quas nobis beatae quos impedit est.\" --kind \"xtream\" --locale \"de-de\" --token \"Ipsum alias.\"")
 }
 
 func servicesRestartUsage() {
@@ -3503,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Dolor quidem eum.\" --locale \"nl-nl\" --token \"Dolor soluta dolores doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Tempore eius eum inventore molestiae.\" --locale \"nl-nl\" --token \"Quo sunt delectus officiis voluptatibus quod.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Enim quia est dolor enim sunt.\" --locale \"en\" --token \"Pariatur dolorem officiis est sit vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Harum sint.\" --locale \"pt-pt\" --token \"Numquam quis accusamus.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Et eos non officiis expedita.\" --locale \"pt-pt\" --token \"Qui officia ut corrupti quae labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Impedit qui ut ipsam.\" --locale \"es-es\" --token \"Architecto cupiditate aspernatur fuga eaque incidunt voluptatem.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Cum eos reiciendis temporibus quasi quia alias.\" --locale \"en-gb\" --token \"Voluptas magni.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Reprehenderit illo beatae facere aperiam.\" --locale \"en\" --token \"Corrupti voluptate praesentium molestiae quos.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"8os\",\n      \"pid\": 2198702990203228565,\n      \"returnUrl\": \"bp3\"\n   }' --service-id \"Nemo deserunt ipsum quidem consequatur qui suscipit.\" --locale \"de-de\" --token \"Et dolores fugiat distinctio molestias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"17v\",\n      \"pid\": 5930474423558019694,\n      \"returnUrl\": \"v7p\"\n   }' --service-id \"Velit rerum.\" --locale \"pt-pt\" --token \"Consectetur quos.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Quo qui quos dolorem molestiae.\" --locale \"en\" --token \"Aut aut nobis voluptatem sed libero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Fuga velit nesciunt sit.\" --locale \"en-gb\" --token \"Vel amet doloribus quisquam tenetur qui consequatur.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem quaerat.\" --locale \"en-gb\" --token \"Consequuntur quod ipsa quas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Sed sequi et minima facere delectus tenetur.\" --locale \"en\" --token \"In voluptatem.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Unde nobis assumenda ab quam illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Reiciendis omnis nulla omnis impedit qui.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ehk\",\n      \"currency\": \"0\",\n      \"existingReseller\": false,\n      \"gateway\": \"Labore eius eos similique.\",\n      \"password\": \"gt2\",\n      \"pid\": 8810521378499038449,\n      \"returnUrl\": \"dzj\"\n   }' --token \"Ut unde ut autem.\" --idempotency-key \"9y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"42d\",\n      \"currency\": \"64h\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iure quis.\",\n      \"password\": \"dj3\",\n      \"pid\": 7050345665653366842,\n      \"returnUrl\": \"2ct\"\n   }' --token \"Et deleniti in qui est voluptates.\" --idempotency-key \"3\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dignissimos suscipit sint voluptas magni eum.\" --locale \"es-es\" --token \"Voluptatibus consequuntur voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Doloremque ex et hic culpa.\" --locale \"de-de\" --token \"Neque ut et vitae consequatur eos.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3749,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"5ai\",\n      \"token\": \"evh\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"jvt\",\n      \"token\": \"gib\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3767,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"r8n\",\n      \"token\": \"wgp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"7m4\",\n      \"token\": \"uhu\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3785,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"stn\",\n      \"otp\": \"jv2\",\n      \"password\": \"33p\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"d9l\",\n      \"otp\": \"lmq\",\n      \"password\": \"xa0\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3803,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"rtz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"dbv\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3823,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sed dolorem qui assumenda id ea.\" --session \"gmd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nemo dignissimos.\" --session \"d38\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"08g\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"6x9\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Molestiae quo magnam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Quia molestias voluptatem enim velit alias nisi.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"ji4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uyb\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ijc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"7l9\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fot\"\n   }' --token \"Similique et eius ea similique.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"zoj\"\n   }' --token \"A et mollitia.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0\" --locale \"en\" --token \"Tempore qui fugit deserunt totam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"7\" --locale \"en-us\" --token \"Voluptatem eaque ipsam numquam ut consequatur quos.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"e9\",\n      \"extraQuantity\": 6926634042637615163,\n      \"serviceId\": \"ui3\"\n   }' --token \"Iure eaque nesciunt pariatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"xcq\",\n      \"extraQuantity\": 5499911408921064035,\n      \"serviceId\": \"k9c\"\n   }' --token \"Cupiditate quae inventore et culpa temporibus voluptatem.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"7\",\n      \"extraQuantity\": 3438778406055654319,\n      \"gateway\": \"Tempora voluptatem.\",\n      \"returnUrl\": \"nvw\",\n      \"serviceId\": \"w4p\"\n   }' --token \"Quos est nam voluptates officiis facere.\" --idempotency-key \"3l6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"l\",\n      \"extraQuantity\": 3359979403212360100,\n      \"gateway\": \"Ratione accusamus facere.\",\n      \"returnUrl\": \"qc7\",\n      \"serviceId\": \"udt\"\n   }' --token \"Consequatur reiciendis consequatur deleniti.\" --idempotency-key \"h\"")
 }

@@ -144,7 +144,7 @@ func BuildPayPayload(invoicesPayBody string, invoicesPayInvoiceID string, invoic
 	{
 		err = json.Unmarshal([]byte(invoicesPayBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"ift\",\n      \"returnUrl\": \"8an\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"cy1\",\n      \"returnUrl\": \"tmb\"\n   }'")
 		}
 		if body.Gateway != nil {
 			if utf8.RuneCountInString(*body.Gateway) > 64 {

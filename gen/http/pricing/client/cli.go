@@ -24,7 +24,7 @@ func BuildQuotePayload(pricingQuoteBody string) (*pricing.QuoteRequest, error) {
 	{
 		err = json.Unmarshal([]byte(pricingQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xan\",\n      \"extraConnections\": 62,\n      \"pid\": 2,\n      \"promoCode\": \"x9y\",\n      \"proxyProtection\": true\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"NsM\",\n      \"extraConnections\": 74,\n      \"pid\": 2,\n      \"promoCode\": \"w5z\",\n      \"proxyProtection\": false\n   }'")
 		}
 		if !(body.BillingCycle == "monthly" || body.BillingCycle == "quarterly" || body.BillingCycle == "semiannually" || body.BillingCycle == "annually" || body.BillingCycle == "biennially" || body.BillingCycle == "triennially" || body.BillingCycle == "onetime") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"ehk\",\n      \"currency\": \"0\",\n      \"existingReseller\": false,\n      \"gateway\": \"Labore eius eos similique.\",\n      \"password\": \"gt2\",\n      \"pid\": 8810521378499038449,\n      \"returnUrl\": \"dzj\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"42d\",\n      \"currency\": \"64h\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iure quis.\",\n      \"password\": \"dj3\",\n      \"pid\": 7050345665653366842,\n      \"returnUrl\": \"2ct\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -24,7 +24,7 @@ func BuildCreatePayload(sessionCreateBody string) (*session.CreatePayload, error
 	{
 		err = json.Unmarshal([]byte(sessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"08g\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"6x9\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))
@@ -69,7 +69,7 @@ func BuildRequestLinkPayload(sessionRequestLinkBody string) (*session.RequestLin
 	{
 		err = json.Unmarshal([]byte(sessionRequestLinkBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"ji4\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uyb\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))
@@ -119,7 +119,7 @@ func BuildSetPasswordPayload(sessionSetPasswordBody string, sessionSetPasswordTo
 	{
 		err = json.Unmarshal([]byte(sessionSetPasswordBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"fot\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"zoj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

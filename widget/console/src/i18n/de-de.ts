@@ -656,6 +656,11 @@ export const texts: Messages = {
   colOverdue: 'Überfällig',
   colAutoRenew: 'Automatische Verlängerung',
   colRenewalInvoice: 'Folgerechnung',
+  cardCharge: {
+    declined: 'Karte abgelehnt',
+    authentication_required: 'Karte: Bestätigung des Käufers nötig',
+    refused: 'Karte nicht mehr belastbar',
+  },
   colRenewsAt: 'Verlängert zu',
   colMac: 'MAC-Adresse',
   overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 Tag' : `${n} Tage`),

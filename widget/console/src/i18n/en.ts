@@ -678,6 +678,12 @@ export const texts = {
   colOverdue: 'Overdue',
   colAutoRenew: 'Auto-renew',
   colRenewalInvoice: 'Renewal invoice',
+  /** Why the saved card did not pay the open renewal (renewalCardCharge), as the buyer is told. */
+  cardCharge: {
+    declined: 'Card declined',
+    authentication_required: 'Card needs the buyer’s confirmation',
+    refused: 'Card can no longer be charged',
+  },
   colRenewsAt: 'Renews at',
   colMac: 'MAC',
   overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 day' : `${n} days`),

@@ -655,6 +655,11 @@ export const texts: Messages = {
   colOverdue: 'Atraso',
   colAutoRenew: 'Renovación automática',
   colRenewalInvoice: 'Factura de renovación',
+  cardCharge: {
+    declined: 'Tarjeta rechazada',
+    authentication_required: 'Tarjeta: el comprador debe confirmar',
+    refused: 'La tarjeta ya no admite cargos',
+  },
   colRenewsAt: 'Se renueva por',
   colMac: 'Dirección MAC',
   overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 día' : `${n} días`),

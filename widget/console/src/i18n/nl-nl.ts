@@ -654,6 +654,11 @@ export const texts: Messages = {
   colOverdue: 'Achterstallig',
   colAutoRenew: 'Automatisch verlengen',
   colRenewalInvoice: 'Verlengingsfactuur',
+  cardCharge: {
+    declined: 'Kaart geweigerd',
+    authentication_required: 'Kaart: koper moet bevestigen',
+    refused: 'Kaart kan niet meer worden belast',
+  },
   colRenewsAt: 'Verlengt voor',
   colMac: 'MAC-adres',
   overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 dag' : `${n} dagen`),

@@ -657,6 +657,11 @@ export const texts: Messages = {
   colOverdue: 'Em atraso',
   colAutoRenew: 'Renovação automática',
   colRenewalInvoice: 'Fatura de renovação',
+  cardCharge: {
+    declined: 'Cartão recusado',
+    authentication_required: 'Cartão: o comprador tem de confirmar',
+    refused: 'O cartão já não pode ser cobrado',
+  },
   colRenewsAt: 'Renova por',
   colMac: 'Endereço MAC',
   overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 dia' : `${n} dias`),

@@ -13,6 +13,15 @@ const meta = {
           subscription(),
           subscription({ serviceId: 'svc_2', status: 'Overdue', overdueDays: 3, autoRenew: false, renewalInvoiceId: 'inv_9' }),
           subscription({ serviceId: 'svc_3', status: 'Suspended', renewsWithCard: true, macAddress: '' }),
+          // The saved card was declined at the due day: the renewal waits for the pay link.
+          subscription({
+            serviceId: 'svc_4',
+            status: 'Overdue',
+            overdueDays: 1,
+            renewsWithCard: true,
+            renewalInvoiceId: 'inv_10',
+            renewalCardCharge: 'declined',
+          }),
         ],
         nextCursor: '',
       })),

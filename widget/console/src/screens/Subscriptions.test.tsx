@@ -17,6 +17,7 @@ const sub = (over: Record<string, unknown> = {}) => ({
   autoRenew: true,
   renewsWithCard: false,
   renewalInvoiceId: null,
+  renewalCardCharge: null,
   recurringAmount: { amount: 1299, currency: 'EUR' },
   username: 'user1',
   macAddress: '00:1A:79:AA:BB:CC',
@@ -24,6 +25,32 @@ const sub = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('subscriptions', () => {
+  it('says why a saved card did not pay the open renewal, beside that renewal', async () => {
+    const fake = new FakeApi('owner').on('GET', '/services', () => ({
+      services: [
+        sub({
+          serviceId: 'svc_1',
+          renewsWithCard: true,
+          renewalInvoiceId: 'inv_9',
+          renewalCardCharge: 'declined',
+          status: 'Overdue',
+          overdueDays: 1,
+        }),
+        sub({ serviceId: 'svc_2', renewsWithCard: true, renewalInvoiceId: 'inv_8', renewalCardCharge: 'authentication_required' }),
+        sub({ serviceId: 'svc_3', renewsWithCard: true, renewalInvoiceId: 'inv_7' }),
+      ],
+      nextCursor: '',
+    }));
+    await renderConsole(fake, '/checkout/admin/subscriptions');
+    const rows = within(await screen.findByRole('table'))
+      .getAllByRole('row')
+      .slice(1);
+    const due = (i: number) => within(rows[i]!).getAllByRole('cell')[4]!.textContent;
+    expect(due(0)).toBe('2026-12-20Overdue: 1 dayRenewal invoice: inv_9Card declined');
+    expect(due(1)).toBe('2026-12-20Renewal invoice: inv_8Card needs the buyer’s confirmation');
+    expect(due(2)).toBe('2026-12-20Renewal invoice: inv_7');
+  });
+
   it('sends the filters, keeps them in the URL and in the CSV link, pages with the cursor; a viewer may not act', async () => {
     const fake = new FakeApi('viewer').on('GET', '/services', (c) =>
       c.query.get('cursor') === 'c2'

@@ -132,8 +132,8 @@ export function Subscriptions() {
 
   // Eight columns that fit at 1280 px in every language (issue 26, point 8): what belongs together
   // shares a cell (the line with its username and MAC, the plan with its cycle and connections, the
-  // due date with the days overdue and the open renewal), long ids abbreviated (ui/Id.tsx), the
-  // actions last and wrapping; below 640 px each row is a card.
+  // due date with the days overdue, the open renewal and why its card did not pay), long ids
+  // abbreviated (ui/Id.tsx), the actions last and wrapping; below 640 px each row is a card.
   const columns: Column<Subscription>[] = [
     {
       header: t.colService,
@@ -181,6 +181,11 @@ export function Subscriptions() {
           {s.renewalInvoiceId && (
             <span className="sub">
               {t.colRenewalInvoice}: <Id value={s.renewalInvoiceId} />
+            </span>
+          )}
+          {s.renewalCardCharge && (
+            <span className="sub overdue" data-testid="card-charge">
+              {t.cardCharge[s.renewalCardCharge]}
             </span>
           )}
         </span>

@@ -253,6 +253,7 @@ export const subscription = (over: Record<string, unknown> = {}) => ({
   autoRenew: true,
   renewsWithCard: false,
   renewalInvoiceId: null,
+  renewalCardCharge: null,
   recurringAmount: { amount: 1299, currency: 'EUR' },
   username: 'user1',
   macAddress: '00:1A:79:AA:BB:CC',
