@@ -14,18 +14,20 @@ import (
 // any collation (digits against digits).
 const noDueKey = "9999-12-31T23:59:59.999999Z"
 
-// subscriptionQuery reads lines with their client, their open renewal invoice and its order (as
-// OpenRenewal finds them) and their sort key; %s is the WHERE clause.
+// openRenewalOf is the rest of a query for the line s's open renewal (as OpenRenewal finds it):
+// its renewal r, order ro and invoice i.
+const openRenewalOf = `FROM renewals r JOIN orders ro ON ro.id = r.order_id JOIN invoices i ON i.order_id = ro.id
+		WHERE r.service_id = s.id AND r.cancelled_at = '' AND r.applied_at = '' AND ro.status = 'pending'
+		ORDER BY r.period_start DESC LIMIT 1`
+
+// subscriptionQuery reads lines with their client, their open renewal's invoice and order and
+// their sort key; %s is the WHERE clause.
 const subscriptionQuery = `SELECT s.id, s.order_id, s.client_id, s.session_id, s.pid, s.name, s.billing_cycle, s.status, s.trial,
 	s.username, s.password, s.server_hostname, s.max_connections, s.mac_address, s.expires_at, s.next_due_date, s.created_at,
 	s.auto_renew, EXISTS (SELECT 1 FROM service_cards sc WHERE sc.service_id = s.id),
 	c.public_id, c.email,
-	COALESCE((SELECT i.id FROM renewals r JOIN orders ro ON ro.id = r.order_id JOIN invoices i ON i.order_id = ro.id
-		WHERE r.service_id = s.id AND r.cancelled_at = '' AND r.applied_at = '' AND ro.status = 'pending'
-		ORDER BY r.period_start DESC LIMIT 1), ''),
-	COALESCE((SELECT ro.id FROM renewals r JOIN orders ro ON ro.id = r.order_id JOIN invoices i ON i.order_id = ro.id
-		WHERE r.service_id = s.id AND r.cancelled_at = '' AND r.applied_at = '' AND ro.status = 'pending'
-		ORDER BY r.period_start DESC LIMIT 1), ''),
+	COALESCE((SELECT i.id ` + openRenewalOf + `), ''),
+	COALESCE((SELECT ro.id ` + openRenewalOf + `), ''),
 	CASE WHEN s.next_due_date = '' THEN '` + noDueKey + `' ELSE s.next_due_date END
 	FROM services s JOIN clients c ON c.id = s.client_id
 	WHERE %s`
