@@ -146,13 +146,36 @@ func (f *fakeStripe) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// cardShop is a shop selling through Stripe (the fake) and the sandbox.
-func cardShop(t *testing.T, f *fakeStripe) *shop {
-	return newShop(t, func(c *app.Config) {
+// withStripe makes a shop sell through Stripe (a fake at stripeURL) and the sandbox.
+func withStripe(t *testing.T, stripeURL string) func(*app.Config) {
+	return func(c *app.Config) {
 		c.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
 		c.PublicURL = "https://shop.example"
-		c.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
-	})
+		c.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: stripeURL}
+	}
+}
+
+// cardShop is a shop selling through Stripe (the fake) and the sandbox.
+func cardShop(t *testing.T, f *fakeStripe) *shop { return newShop(t, withStripe(t, f.srv.URL)) }
+
+// cardChargeStep is a moment of a saved card's renewal charges: the fake Stripe's answer to the
+// charge then, and what renewalCardCharge says after it ("" for null), the renewal open or paid.
+type cardChargeStep struct {
+	at           time.Time
+	answer, want string
+	open         bool
+}
+
+// cardChargeSteps are a renewal due at due charged to its card: nothing before the due day,
+// declined on it, the bank asking the buyer to confirm the next day, paid two days later.
+func cardChargeSteps(due time.Time) []cardChargeStep {
+	day := due.UTC().Truncate(24 * time.Hour)
+	return []cardChargeStep{
+		{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
+		{day.Add(time.Hour), "decline", "declined", true},
+		{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
+		{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
+	}
 }
 
 // stripeHook delivers a signed Stripe event to s's webhook and runs the jobs it queues.
@@ -533,11 +556,7 @@ func TestRenewWithCardRefusedWithoutCardGatewayOrRenewal(t *testing.T) {
 func TestCardRenewalDeclinedIsAFailedRenewal(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		f := newFakeStripe(t)
-		c := newConsole(t, func(cfg *app.Config) {
-			cfg.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
-			cfg.PublicURL = "https://shop.example"
-			cfg.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
-		})
+		c := newConsole(t, withStripe(t, f.srv.URL))
 		owner := c.roles()["owner"]
 		ctx := t.Context()
 		failed := func() int {
@@ -592,19 +611,7 @@ func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
 		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
 			t.Fatalf("renewals placed: %d %v, want 1", n, err)
 		}
-		day := due.UTC().Truncate(24 * time.Hour)
-		steps := []struct {
-			at     time.Time
-			answer string
-			want   string // "" for null
-			open   bool
-		}{
-			{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
-			{day.Add(time.Hour), "decline", "declined", true},
-			{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
-			{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
-		}
-		for _, step := range steps {
+		for _, step := range cardChargeSteps(due) {
 			advanceTo(t, step.at, s)
 			f.answerWith(step.answer)
 			if _, err := s.app.ChargeRenewals(ctx); err != nil {
@@ -628,26 +635,11 @@ func TestRenewWithCardDeclinedTellsTheBuyer(t *testing.T) {
 func TestConsoleListSaysTheCardDidNotPay(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		f := newFakeStripe(t)
-		c := newConsole(t, func(cfg *app.Config) {
-			cfg.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
-			cfg.PublicURL = "https://shop.example"
-			cfg.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
-		})
+		c := newConsole(t, withStripe(t, f.srv.URL))
 		ctx := t.Context()
 		owner := c.roles()["owner"]
 		svcID, due, _ := c.cardRenewal(f, "seller-sees@example.com")
-		day := due.UTC().Truncate(24 * time.Hour)
-		for i, step := range []struct {
-			at     time.Time
-			answer string
-			want   string // "" for null
-			open   bool
-		}{
-			{day.Add(-time.Hour), "decline", "", true}, // before the due day: no charge yet
-			{day.Add(time.Hour), "decline", "declined", true},
-			{day.AddDate(0, 0, 1), "authenticate", "authentication_required", true},
-			{day.AddDate(0, 0, 3).Add(time.Hour), "succeed", "", false},
-		} {
+		for i, step := range cardChargeSteps(due) {
 			f.answerWith(step.answer)
 			advanceTo(t, step.at, c.shop)
 			if _, err := c.app.ChargeRenewals(ctx); err != nil {

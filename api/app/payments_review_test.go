@@ -13,9 +13,7 @@ import (
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 
-	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/httpapi"
-	"github.com/streamcart/streamcart/api/payment"
 
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genpayments "github.com/streamcart/streamcart/gen/admin_payments"
@@ -104,11 +102,7 @@ func (c *console) paymentsClient() *genpayments.Client {
 func TestShortStripePaymentIsAPaymentToReview(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		f := newRefundingStripe(t)
-		c := newConsole(t, func(cfg *app.Config) {
-			cfg.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
-			cfg.PublicURL = "https://shop.example"
-			cfg.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
-		})
+		c := newConsole(t, withStripe(t, f.srv.URL))
 		ctx := t.Context()
 		s := c.roles()
 		pay, actions := c.paymentsClient(), c.clientsOf().actions
