@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"io"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +22,14 @@ const DeadlineTick = 250 * time.Millisecond
 // os.ErrDeadlineExceeded), at most one tick late and never early. A deadline nearer than two
 // ticks, in the past (net/http's way of cancelling a read) or cleared goes to the socket at once.
 // Reads and writes are the socket's own (sendfile and splice included).
+//
+// The one-byte read net/http starts beside every handler (to notice a client that goes away
+// meanwhile) is held here rather than put on the socket: nearly all of them are cancelled a few
+// microseconds later, when the answer is done, and each cancel on the socket is two deadline
+// changes under the poller's lock (~2 % of a product-list request's instructions). A read still
+// held at the watchdog's second check goes to the socket, so a client gone mid-request is noticed
+// at most two ticks late. Only a one-byte read without a deadline is held: on a server with its
+// timeouts set, every other read of net/http's carries one.
 func CoarseDeadlines(ln net.Listener, tick time.Duration) net.Listener {
 	w := newWatchdog(time.Now, 2*tick)
 	l := &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}
@@ -81,12 +91,13 @@ func (w *watchdog) check(now time.Time) int {
 	defer w.mu.Unlock()
 	for c := range w.conns {
 		c.expire(now)
+		c.holdCheck()
 	}
 	return len(w.conns)
 }
 
 func (w *watchdog) wrap(tc *net.TCPConn) *coarseConn {
-	c := &coarseConn{TCPConn: tc, w: w}
+	c := &coarseConn{TCPConn: tc, w: w, wake: make(chan struct{}, 1)}
 	w.mu.Lock()
 	w.conns[c] = struct{}{}
 	w.mu.Unlock()
@@ -127,6 +138,82 @@ type coarseConn struct {
 	rd, wd time.Time // far deadlines noted, not on the socket; zero: none
 	// rSet, wSet: the socket carries a deadline in that direction (near, past or due).
 	rSet, wSet bool
+
+	// rPast: the read deadline is past, kept here instead of on the socket while no read is on
+	// it (net/http's cancel of its background read): a read started later fails at once.
+	rPast atomic.Bool
+	// reading counts the reads on the socket now: a past deadline must reach those.
+	reading atomic.Int32
+	// held: a one-byte read waits on wake, not on the socket; heldSeen: the watchdog has seen
+	// it held once (at its next check the read goes to the socket).
+	held, heldSeen, closed bool
+	wake                   chan struct{} // capacity 1: one send per hold
+}
+
+// Read is the socket's, but for net/http's background read (one byte), which is held first.
+func (c *coarseConn) Read(p []byte) (int, error) {
+	if len(p) == 1 && c.hold() {
+		return 0, os.ErrDeadlineExceeded
+	}
+	// Counted before rPast is looked at, as set stores rPast before counting the reads: either
+	// this read sees the deadline or set puts it on the socket.
+	c.reading.Add(1)
+	defer c.reading.Add(-1)
+	if c.rPast.Load() {
+		return 0, os.ErrDeadlineExceeded
+	}
+	return c.TCPConn.Read(p)
+}
+
+// WriteTo reads the socket too (io.Copy from the connection): it honours a kept past deadline.
+func (c *coarseConn) WriteTo(w io.Writer) (int64, error) {
+	c.reading.Add(1)
+	defer c.reading.Add(-1)
+	if c.rPast.Load() {
+		return 0, os.ErrDeadlineExceeded
+	}
+	return c.TCPConn.WriteTo(w)
+}
+
+// hold keeps a read off the socket until a deadline is set, the connection closes or the
+// watchdog's second check; it reports whether the read's deadline passed meanwhile. A read with
+// a deadline of its own, or beside another held one, is not held.
+func (c *coarseConn) hold() (timedOut bool) {
+	c.mu.Lock()
+	if c.rPast.Load() {
+		c.mu.Unlock()
+		return true
+	}
+	if c.held || c.closed || c.rSet || !c.rd.IsZero() {
+		c.mu.Unlock()
+		return false
+	}
+	c.held, c.heldSeen = true, false
+	c.mu.Unlock()
+	<-c.wake
+	return c.rPast.Load()
+}
+
+// release lets a held read go on (c.mu held).
+func (c *coarseConn) release() {
+	if c.held {
+		c.held = false
+		c.wake <- struct{}{}
+	}
+}
+
+// holdCheck is the watchdog's look at a held read: seen once, it goes to the socket at the next.
+func (c *coarseConn) holdCheck() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.held {
+		return
+	}
+	if c.heldSeen {
+		c.release()
+	} else {
+		c.heldSeen = true
+	}
 }
 
 // longAgo is the past a due deadline is put on the socket as (the noted one may be ahead of the
@@ -143,11 +230,12 @@ func (c *coarseConn) SetReadDeadline(t time.Time) error  { return c.set(t, dirRe
 func (c *coarseConn) SetWriteDeadline(t time.Time) error { return c.set(t, dirWrite) }
 
 func (c *coarseConn) set(t time.Time, dirs int) error {
-	far := false
+	far, past := false, false
 	if !t.IsZero() {
 		// Past (before the last check) or clearly far: decided without reading the clock.
 		switch seen := c.w.seen.Load(); {
 		case t.Before(*seen):
+			past = true
 		case t.Sub(*seen) >= c.w.near+clearSlack:
 			far = true
 		default:
@@ -157,8 +245,23 @@ func (c *coarseConn) set(t time.Time, dirs int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var err error
-	if dirs&dirRead != 0 {
+	switch {
+	case dirs&dirRead == 0:
+	case past:
+		// Stored before the reads are counted (see Read). A held read wakes to it.
+		c.rPast.Store(true)
+		c.rd = time.Time{}
+		if c.held {
+			c.release()
+		} else if c.reading.Load() > 0 {
+			err = c.apply(t, false, &c.rd, &c.rSet, c.TCPConn.SetReadDeadline)
+		}
+	default:
+		c.rPast.Store(false)
 		err = c.apply(t, far, &c.rd, &c.rSet, c.TCPConn.SetReadDeadline)
+		if !t.IsZero() {
+			c.release() // a held read goes to the socket with its deadline
+		}
 	}
 	if dirs&dirWrite != 0 {
 		if werr := c.apply(t, far, &c.wd, &c.wSet, c.TCPConn.SetWriteDeadline); err == nil {
@@ -205,5 +308,9 @@ func (c *coarseConn) Close() error {
 	c.w.mu.Lock()
 	delete(c.w.conns, c)
 	c.w.mu.Unlock()
+	c.mu.Lock()
+	c.closed = true
+	c.release() // to the socket, which answers it as closed
+	c.mu.Unlock()
 	return c.TCPConn.Close()
 }

@@ -87,7 +87,7 @@ func TestCoarseDeadlines(t *testing.T) {
 			if tc.read {
 				got := make(chan error, 1)
 				go func() {
-					_, err := srv.Read(make([]byte, 1))
+					_, err := srv.Read(make([]byte, 2)) // one byte would be held (TestHeldRead)
 					got <- err
 				}()
 				if !tc.timeout {
@@ -142,7 +142,7 @@ func TestCoarseDeadlinesReadTheClockOnlyWhenClose(t *testing.T) {
 	check(start.Add(2 * time.Second))
 	read := func() error {
 		got := make(chan error, 1)
-		go func() { _, err := srv.Read(make([]byte, 1)); got <- err }()
+		go func() { _, err := srv.Read(make([]byte, 2)); got <- err }()
 		return <-got
 	}
 	cli.Write([]byte{1})
@@ -155,29 +155,36 @@ func TestCoarseDeadlinesReadTheClockOnlyWhenClose(t *testing.T) {
 	}
 }
 
-// Served through net/http with its four timeouts: keep-alive requests are answered as before,
-// and a client that stops halfway through its header is cut off once the watchdog finds the
-// header deadline due.
-func TestCoarseDeadlinesServe(t *testing.T) {
+// coarseServe serves h through net/http with its four timeouts on a CoarseDeadlinesAt listener
+// and answers a client connection, the clock and the watchdog's check.
+func coarseServe(t *testing.T, h http.HandlerFunc) (c net.Conn, clock *fakeNow, check func(time.Time)) {
+	t.Helper()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeNow{}
+	clock = &fakeNow{}
 	clock.set(time.Now())
 	ln, check := httpapi.CoarseDeadlinesAt(inner, clock.now, time.Second)
 	srv := &http.Server{
-		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-
-	c, err := net.Dial("tcp", inner.Addr().String())
+	c, err = net.Dial("tcp", inner.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return c, clock, check
+}
+
+// Served through net/http with its four timeouts: keep-alive requests are answered as before,
+// and a client that stops halfway through its header is cut off once the watchdog finds the
+// header deadline due.
+func TestCoarseDeadlinesServe(t *testing.T) {
+	c, clock, check := coarseServe(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
 	br := bufio.NewReader(c)
 	for i := range 3 {
 		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
@@ -218,5 +225,178 @@ func TestCoarseDeadlinesServe(t *testing.T) {
 	}
 	if len(rest) != 0 && !strings.HasPrefix(string(rest), "HTTP/1.1 408") {
 		t.Fatalf("after the header deadline the server sent %q", rest)
+	}
+}
+
+// waitUntil polls cond (a state another goroutine reaches soon) for at most ten seconds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("still not %s after 10 s", what)
+		}
+	}
+}
+
+// readSome is a read of up to two bytes: not held.
+func readSome(c net.Conn) (string, error) {
+	var b [2]byte
+	n, err := c.Read(b[:])
+	return string(b[:n]), err
+}
+
+type readResult struct {
+	n   int
+	b   byte
+	err error
+}
+
+// readOne starts a one-byte read, net/http's background read, on c.
+func readOne(c net.Conn) <-chan readResult {
+	got := make(chan readResult, 1)
+	go func() {
+		var b [1]byte
+		n, err := c.Read(b[:])
+		got <- readResult{n, b[0], err}
+	}()
+	return got
+}
+
+// A one-byte read (net/http's background read beside a handler) is held off the socket: a past
+// deadline (net/http's cancel once the answer is done) ends it as the socket would, without
+// reaching the socket, and the next read gets what the peer sent; the watchdog's second check,
+// a new deadline or Close puts it on the socket.
+func TestHeldRead(t *testing.T) {
+	t.Run("cancelled while held", func(t *testing.T) {
+		srv, cli, _, _ := coarsePair(t)
+		got := readOne(srv)
+		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		cli.Write([]byte("x")) // held: not taken by the cancelled read
+		srv.SetReadDeadline(time.Unix(1, 0))
+		if r := <-got; r.n != 0 || !errors.Is(r.err, os.ErrDeadlineExceeded) {
+			t.Fatalf("cancelled read: %d %v, want a timeout", r.n, r.err)
+		}
+		srv.SetReadDeadline(time.Time{})
+		if b, err := readSome(srv); err != nil || b != "x" {
+			t.Fatalf("next read: %q %v, want the byte sent", b, err)
+		}
+	})
+	t.Run("cancelled before the read starts", func(t *testing.T) {
+		srv, cli, _, _ := coarsePair(t)
+		srv.SetReadDeadline(time.Unix(1, 0))
+		if r := <-readOne(srv); !errors.Is(r.err, os.ErrDeadlineExceeded) {
+			t.Fatalf("read after the cancel: %v, want a timeout", r.err)
+		}
+		var b [4]byte
+		if _, err := srv.Read(b[:]); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("a longer read after the cancel: %v, want a timeout", err)
+		}
+		srv.SetReadDeadline(time.Time{})
+		cli.Write([]byte("y"))
+		if b, err := readSome(srv); err != nil || b != "y" {
+			t.Fatalf("read after clearing: %q %v, want the byte sent", b, err)
+		}
+	})
+	t.Run("a past deadline reaches a read on the socket", func(t *testing.T) {
+		srv, _, _, _ := coarsePair(t)
+		got := make(chan error, 1)
+		go func() { _, err := srv.Read(make([]byte, 2)); got <- err }()
+		waitUntil(t, "on the socket", func() bool { return httpapi.ReadsOnSocket(srv) == 1 })
+		srv.SetReadDeadline(time.Unix(1, 0))
+		if err := <-got; !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("read: %v, want a timeout", err)
+		}
+	})
+	t.Run("the watchdog's second check", func(t *testing.T) {
+		srv, cli, clock, check := coarsePair(t)
+		got := readOne(srv)
+		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		cli.Write([]byte("z"))
+		check(clock.now())
+		if !httpapi.HeldRead(srv) {
+			t.Fatal("released at the first check")
+		}
+		check(clock.now())
+		if r := <-got; r.n != 1 || r.b != 'z' || r.err != nil {
+			t.Fatalf("read: %+v, want the byte sent", r)
+		}
+	})
+	t.Run("a peer gone while held", func(t *testing.T) {
+		srv, cli, clock, check := coarsePair(t)
+		got := readOne(srv)
+		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		cli.Close()
+		check(clock.now())
+		check(clock.now())
+		if r := <-got; r.err != io.EOF {
+			t.Fatalf("read: %+v, want EOF", r)
+		}
+	})
+	t.Run("closed while held", func(t *testing.T) {
+		srv, _, _, _ := coarsePair(t)
+		got := readOne(srv)
+		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		srv.Close()
+		if r := <-got; !errors.Is(r.err, net.ErrClosed) {
+			t.Fatalf("read: %+v, want the connection closed", r)
+		}
+	})
+	t.Run("a new deadline while held", func(t *testing.T) {
+		srv, _, _, _ := coarsePair(t)
+		got := readOne(srv)
+		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		srv.SetReadDeadline(time.Now().Add(20 * time.Millisecond)) // near: the socket's own
+		if r := <-got; !errors.Is(r.err, os.ErrDeadlineExceeded) {
+			t.Fatalf("read: %+v, want the new deadline's timeout", r)
+		}
+	})
+}
+
+// Through net/http: a request's context ends when its client goes away mid-request (the held
+// background read reaches the socket at the watchdog's second check), and pipelined requests
+// are all answered.
+func TestHeldReadServe(t *testing.T) {
+	started, gone := make(chan struct{}, 1), make(chan struct{}, 1)
+	c, clock, check := coarseServe(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/wait" {
+			started <- struct{}{}
+			<-r.Context().Done()
+			gone <- struct{}{}
+			return
+		}
+		io.WriteString(w, r.URL.Path)
+	})
+	if _, err := io.WriteString(c, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	for _, want := range []string{"/a", "/b"} {
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("pipelined %s: %v", want, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if string(body) != want {
+			t.Fatalf("pipelined %s: answered %q", want, body)
+		}
+	}
+
+	if _, err := io.WriteString(c, "GET /wait HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	c.Close()
+	end := time.Now().Add(10 * time.Second)
+	for {
+		check(clock.now())
+		select {
+		case <-gone:
+			return
+		case <-time.After(time.Millisecond):
+		}
+		if time.Now().After(end) {
+			t.Fatal("the handler's context still open 10 s after its client went away")
+		}
 	}
 }

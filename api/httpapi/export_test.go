@@ -31,6 +31,17 @@ func CoarseDeadlinesAt(ln net.Listener, now func() time.Time, near time.Duration
 	return &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}, func(at time.Time) { w.check(at) }
 }
 
+// HeldRead reports whether c, a connection CoarseDeadlines accepted, holds a one-byte read off
+// its socket; ReadsOnSocket is how many of its reads are on the socket now.
+func HeldRead(c net.Conn) bool {
+	cc := c.(*coarseConn)
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return cc.held
+}
+
+func ReadsOnSocket(c net.Conn) int32 { return c.(*coarseConn).reading.Load() }
+
 // AppendRFC3339Nano is the access line's time stamp.
 var AppendRFC3339Nano = appendRFC3339Nano
 
