@@ -20,8 +20,9 @@ const DeadlineTick = 250 * time.Millisecond
 // watchdog looks at the noted deadlines every tick and puts a due one on the socket itself, so
 // the blocked read or write fails exactly as with the deadline set directly (a timeout error,
 // os.ErrDeadlineExceeded), at most one tick late and never early. A deadline nearer than two
-// ticks, in the past (net/http's way of cancelling a read) or cleared goes to the socket at once.
-// Reads and writes are the socket's own (sendfile and splice included).
+// ticks, in the past (net/http's way of cancelling a read) or cleared goes to the socket at once;
+// a past read deadline only when a read is on the socket (else the next read fails on it here).
+// Writes are the socket's own (sendfile included); reads too, after the checks above.
 //
 // The one-byte read net/http starts beside every handler (to notice a client that goes away
 // meanwhile) is held here rather than put on the socket: nearly all of them are cancelled a few
