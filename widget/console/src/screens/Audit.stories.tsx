@@ -135,7 +135,6 @@ const entries = [
   auditEntry({ id: 11, action: 'job-cancel', target: 'job:42', detail: 'mail 17', ip: '', args: ['job', 'mail', '17'] }),
   auditEntry({ id: 10, operator: '', customerId: 'usr_1', action: 'cancel-auto-renew', target: 'svc_1', detail: '', ip: '', args: [] }),
   auditEntry({ id: 9, operator: '', customerId: 'usr_1', action: 'restart', target: 'svc_1', detail: '', ip: '', args: [] }),
-  auditEntry({ id: 8, action: 'console-signin', target: 'operator:me@example.com', detail: '203.0.113.7', args: [] }),
 ];
 
 const meta = {
