@@ -263,6 +263,14 @@ func readOne(c net.Conn) <-chan readResult {
 	return got
 }
 
+// holdOne starts a one-byte read on c and waits until c holds it.
+func holdOne(t *testing.T, c net.Conn) <-chan readResult {
+	t.Helper()
+	got := readOne(c)
+	waitUntil(t, "held", func() bool { return httpapi.HeldRead(c) })
+	return got
+}
+
 // A one-byte read (net/http's background read beside a handler) is held off the socket: a past
 // deadline (net/http's cancel once the answer is done) ends it as the socket would, without
 // reaching the socket, and the next read gets what the peer sent; the watchdog's second check,
@@ -270,8 +278,7 @@ func readOne(c net.Conn) <-chan readResult {
 func TestHeldRead(t *testing.T) {
 	t.Run("cancelled while held", func(t *testing.T) {
 		srv, cli, _, _ := coarsePair(t)
-		got := readOne(srv)
-		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		got := holdOne(t, srv)
 		cli.Write([]byte("x")) // held: not taken by the cancelled read
 		srv.SetReadDeadline(time.Unix(1, 0))
 		if r := <-got; r.n != 0 || !errors.Is(r.err, os.ErrDeadlineExceeded) {
@@ -310,8 +317,7 @@ func TestHeldRead(t *testing.T) {
 	})
 	t.Run("the watchdog's second check", func(t *testing.T) {
 		srv, cli, clock, check := coarsePair(t)
-		got := readOne(srv)
-		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		got := holdOne(t, srv)
 		cli.Write([]byte("z"))
 		check(clock.now())
 		if !httpapi.HeldRead(srv) {
@@ -324,8 +330,7 @@ func TestHeldRead(t *testing.T) {
 	})
 	t.Run("a peer gone while held", func(t *testing.T) {
 		srv, cli, clock, check := coarsePair(t)
-		got := readOne(srv)
-		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		got := holdOne(t, srv)
 		cli.Close()
 		check(clock.now())
 		check(clock.now())
@@ -335,8 +340,7 @@ func TestHeldRead(t *testing.T) {
 	})
 	t.Run("closed while held", func(t *testing.T) {
 		srv, _, _, _ := coarsePair(t)
-		got := readOne(srv)
-		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		got := holdOne(t, srv)
 		srv.Close()
 		if r := <-got; !errors.Is(r.err, net.ErrClosed) {
 			t.Fatalf("read: %+v, want the connection closed", r)
@@ -344,8 +348,7 @@ func TestHeldRead(t *testing.T) {
 	})
 	t.Run("a new deadline while held", func(t *testing.T) {
 		srv, _, _, _ := coarsePair(t)
-		got := readOne(srv)
-		waitUntil(t, "held", func() bool { return httpapi.HeldRead(srv) })
+		got := holdOne(t, srv)
 		srv.SetReadDeadline(time.Now().Add(20 * time.Millisecond)) // near: the socket's own
 		if r := <-got; !errors.Is(r.err, os.ErrDeadlineExceeded) {
 			t.Fatalf("read: %+v, want the new deadline's timeout", r)
